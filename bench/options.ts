@@ -1,0 +1,104 @@
+import { parseArgs } from 'node:util';
+import type { FwEntryMode } from './fw-entry.js';
+import { DEFAULT_PG_URL } from './postgres-admin.js';
+
+/** Everything `npm run bench` can be told. */
+export interface BenchOptions {
+  readonly quick: boolean;
+  readonly sizes: number[];
+  readonly dialects: ('sqlite' | 'postgres')[];
+  /** Whether PostgreSQL was asked for by name (then unreachable is an error, not a note). */
+  readonly postgresRequired: boolean;
+  readonly workers: number[];
+  readonly sliceSeconds: number;
+  readonly warmupSeconds: number;
+  readonly pairs: number;
+  readonly connections: number;
+  readonly streamRepeats: number;
+  readonly json: string | undefined;
+  readonly docs: boolean;
+  readonly fwEntry: FwEntryMode;
+  readonly fwLogLevel: string;
+  readonly pgUrl: string;
+}
+
+/** Usage text printed for `--help` and for a bad flag. */
+export const USAGE = `npm run bench -- [options]
+  --quick                    a few seconds per scenario (CI); figures are not meaningful
+  --sizes 1000,10000,100000  table sizes to measure at (quick: 1000)
+  --dialect sqlite|postgres|all   (all: PostgreSQL joins when reachable)
+  --workers 1|2|1,2          fw serve --workers (1: one process)
+  --duration <s>             seconds per measured slice (3; quick 0.5)
+  --warmup <s>               warm-up seconds per server and scenario (2; quick 0.25)
+  --pairs <n>                fw/baseline slice pairs per scenario (4; quick 2)
+  --connections <n>          concurrent connections (10)
+  --stream-repeats <n>       unlimited-list requests per server (3; quick 1)
+  --json <file>              where to write the JSON (bench/results/bench-<time>.json)
+  --no-docs                  leave docs/benchmarks.md alone
+  --fw auto|dist|src         run fw from dist/ (rebuilt when stale) or from src/ through tsx (auto)
+  --fw-log-level <level>     FW_LOG_LEVEL of the fw server (warn)
+  --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})`;
+
+function positiveList(text: string, flag: string): number[] {
+  const values = text.split(',').map((s) => Number(s.trim()));
+  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 1)) {
+    throw new Error(`${flag} takes whole numbers above 0, comma-separated; got "${text}"`);
+  }
+  return values;
+}
+
+function positive(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${flag} takes a number above 0; got "${text}"`);
+  return value;
+}
+
+/** Parses the command line; throws with a message naming the bad flag. */
+export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      quick: { type: 'boolean' },
+      sizes: { type: 'string' },
+      dialect: { type: 'string' },
+      workers: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      pairs: { type: 'string' },
+      connections: { type: 'string' },
+      'stream-repeats': { type: 'string' },
+      json: { type: 'string' },
+      'no-docs': { type: 'boolean' },
+      fw: { type: 'string' },
+      'fw-log-level': { type: 'string' },
+      'pg-url': { type: 'string' },
+    },
+  });
+  if (values.help) return 'help';
+  const quick = values.quick ?? false;
+  const dialect = values.dialect ?? 'all';
+  if (!['sqlite', 'postgres', 'all'].includes(dialect)) throw new Error(`--dialect is sqlite, postgres or all; got "${dialect}"`);
+  const fwEntry = values.fw ?? 'auto';
+  if (!['auto', 'dist', 'src'].includes(fwEntry)) throw new Error(`--fw is auto, dist or src; got "${fwEntry}"`);
+  const sizes = values.sizes ? positiveList(values.sizes, '--sizes') : quick ? [1000] : [1000, 10_000, 100_000];
+  return {
+    quick,
+    sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    dialects: dialect === 'all' ? ['sqlite', 'postgres'] : [dialect as 'sqlite' | 'postgres'],
+    postgresRequired: dialect === 'postgres',
+    workers: values.workers ? [...new Set(positiveList(values.workers, '--workers'))] : [1],
+    sliceSeconds: positive(values.duration, quick ? 0.5 : 3, '--duration'),
+    warmupSeconds: positive(values.warmup, quick ? 0.25 : 2, '--warmup'),
+    pairs: Math.round(positive(values.pairs, quick ? 2 : 4, '--pairs')),
+    connections: Math.round(positive(values.connections, 10, '--connections')),
+    streamRepeats: Math.round(positive(values['stream-repeats'], quick ? 1 : 3, '--stream-repeats')),
+    json: values.json,
+    docs: !values['no-docs'],
+    fwEntry: fwEntry as FwEntryMode,
+    fwLogLevel: values['fw-log-level'] ?? 'warn',
+    pgUrl: values['pg-url'] ?? process.env.FW_BENCH_PG_URL ?? DEFAULT_PG_URL,
+  };
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** The server the PostgreSQL runs use when `FW_BENCH_PG_URL` does not name another. */
+export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Whether the server answers a query. */
+export async function postgresReachable(adminUrl: string): Promise<boolean> {
+  try {
+    await withClient(adminUrl, (c) => c.query('select 1'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A new empty database `fw_bench_<random>` on the server, and how to drop it again. */
+export async function createThrowawayDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `fw_bench_${randomBytes(5).toString('hex')}`;
+  await withClient(adminUrl, (c) => c.query(`create database "${name}"`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withClient(adminUrl, (c) => c.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+  };
+}
+
+/** The URL with its password masked, for output. */
+export function maskUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@]*@/, '//$1:***@');
+}

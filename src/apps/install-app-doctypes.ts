@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { now } from '../datetime/clock.js';
+import { stampChildRows } from '../documents/child-rows.js';
+import { DocumentRepository } from '../documents/document-repository.js';
+import { definitionToDoc } from '../meta/doctype-document.js';
+import type { DocTypeDef } from '../meta/doctype.js';
+import type { MetaRegistry } from '../meta/meta-registry.js';
+import { syncTable } from '../meta/schema-sync.js';
+import type { Queryable } from '../storage/database.js';
+import type { Dialect } from '../storage/dialect.js';
+import type { Progress } from '../site/install-core.js';
+import type { AppDocTypes } from './check-app-doctypes.js';
+
+const FINGERPRINT_KEY = 'apps_fingerprint';
+const SYSTEM_USER = 'Administrator';
+
+/** What was installed last, so a site whose apps did not change is not written at every start. */
+function fingerprint(apps: readonly AppDocTypes[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify(apps.map((a) => [a.name, a.doctypes])))
+    .digest('hex');
+}
+
+/**
+ * Installs or updates the DocTypes the site's apps ship: their tables (syncTable only adds and
+ * widens) and stored definitions, owned by the app (`module` its name, `custom` 0) so the API
+ * cannot change or delete them. Skipped when the apps' DocTypes are those installed last, unless
+ * `force` is set. A DocType an app no longer ships is left as it is, with its documents. Runs after
+ * installCore, in the caller's transaction; returns the number of app DocTypes.
+ */
+export async function installAppDocTypes(
+  q: Queryable,
+  dialect: Dialect,
+  metas: MetaRegistry,
+  apps: readonly AppDocTypes[],
+  progress: Progress,
+  options: { force?: boolean } = {},
+): Promise<number> {
+  const count = apps.reduce((n, a) => n + a.doctypes.length, 0);
+  const wanted = fingerprint(apps);
+  const stored = await metas.readState(q, FINGERPRINT_KEY);
+  // A site that never had apps has nothing to record.
+  if (!options.force && (stored === wanted || (stored === undefined && count === 0))) return count;
+
+  await metas.load(q);
+  for (const app of apps) {
+    for (const def of app.doctypes) {
+      if (metas.has(def.name) && metas.get(def.name).def.custom === 1) {
+        throw new Error(
+          `App "${app.name}": DocType ${def.name} already exists on this site as a custom DocType; ` +
+            'rename the app\'s DocType, or delete the custom one (with its documents) first',
+        );
+      }
+    }
+  }
+  const shipped = apps.flatMap((a) => a.doctypes);
+  const names = new Set(shipped.map((d) => d.name));
+  // The whole set at once, so Table and Link fields between the apps' DocTypes resolve.
+  metas.setAll([...metas.names().filter((n) => !names.has(n)).map((n) => metas.get(n).def), ...shipped]);
+
+  const repo = new DocumentRepository(dialect, (d) => metas.get(d));
+  const stamp = now('UTC');
+  for (const app of apps) {
+    for (const def of app.doctypes) {
+      progress(`DocType ${def.name} (app ${app.name})`);
+      await syncTable(q, dialect, metas.get(def.name));
+    }
+  }
+  for (const def of shipped) await storeDefinition(q, repo, metas, def, stamp);
+  await metas.writeState(q, FINGERPRINT_KEY, wanted);
+  await metas.bumpVersion(q);
+  return count;
+}
+
+/** Writes an app's definition into tabDocType/tabDocField/tabDocPerm, replacing the stored one. */
+async function storeDefinition(q: Queryable, repo: DocumentRepository, metas: MetaRegistry, def: DocTypeDef, stamp: string): Promise<void> {
+  const meta = metas.get('DocType');
+  const stored = await repo.load(q, meta, def.name);
+  const doc = {
+    ...definitionToDoc(def),
+    owner: stored?.owner ?? SYSTEM_USER,
+    creation: stored?.creation ?? stamp,
+    modified: stamp,
+    modified_by: SYSTEM_USER,
+    docstatus: 0,
+    idx: 0,
+  };
+  stampChildRows(meta, doc, stamp, SYSTEM_USER);
+  if (stored) await repo.update(q, meta, doc);
+  else await repo.insert(q, meta, doc);
+}

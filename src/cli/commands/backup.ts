@@ -1,0 +1,20 @@
+import { siteExists } from '../../site/open-site.js';
+import { backupSite } from '../../site/site-backup.js';
+import { parseOptions } from '../parse-options.js';
+
+/**
+ * `fw backup [--site <dir>] [--out <file>] [--db <url>]`: writes one .tar.gz holding the database
+ * dump, site_config.json and the file folders; prints the archive's path.
+ */
+export async function backupCommand(argv: string[]): Promise<number> {
+  const { values } = parseOptions(argv, { site: { type: 'string' }, out: { type: 'string' }, db: { type: 'string' } });
+  const dir = values.site ?? process.env.FW_SITE ?? './sites/default';
+  if (!(await siteExists(dir))) throw new Error(`No site in ${dir}: pass --site <dir> (or set FW_SITE)`);
+  const file = await backupSite(dir, {
+    dbUrl: values.db ?? process.env.FW_DB_URL,
+    out: values.out,
+    progress: (m) => process.stderr.write(`  ${m}\n`),
+  });
+  console.log(`Backup of ${dir} written to ${file}`);
+  return 0;
+}

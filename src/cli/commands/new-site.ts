@@ -1,0 +1,21 @@
+import { createSite } from '../../site/open-site.js';
+import { UsageError } from '../main.js';
+import { parseOptions } from '../parse-options.js';
+
+/** `fw new-site <dir> [--db <url>] [--admin-password <pw>]` */
+export async function newSiteCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(argv, { db: { type: 'string' }, 'admin-password': { type: 'string' } }, true);
+  const dir = positionals[0];
+  if (!dir || positionals.length > 1) throw new UsageError('give exactly one site folder');
+  const adminPassword = values['admin-password'] ?? process.env.FW_ADMIN_PASSWORD;
+  const result = await createSite(dir, {
+    dbUrl: values.db ?? process.env.FW_DB_URL,
+    adminPassword,
+    progress: (m) => process.stderr.write(`  installing ${m}\n`),
+  });
+  console.log(`Created site in ${dir}`);
+  if (result.generatedPassword) {
+    console.log(`Administrator password (shown once): ${result.generatedPassword}`);
+  }
+  return 0;
+}

@@ -1,0 +1,25 @@
+import { restoreSite } from '../../site/site-restore.js';
+import { UsageError } from '../main.js';
+import { parseOptions } from '../parse-options.js';
+
+/**
+ * `fw restore <archive> [--site <dir>] [--db <url>] [--force]`: restores a backup into a site
+ * folder (and database), then migrates it. Replacing an existing site needs --force.
+ */
+export async function restoreCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    argv,
+    { site: { type: 'string' }, db: { type: 'string' }, force: { type: 'boolean' } },
+    true,
+  );
+  const archive = positionals[0];
+  if (!archive || positionals.length > 1) throw new UsageError('give exactly one backup archive');
+  const dir = values.site ?? process.env.FW_SITE ?? './sites/default';
+  const result = await restoreSite(archive, dir, {
+    dbUrl: values.db ?? process.env.FW_DB_URL,
+    force: values.force ?? false,
+    progress: (m) => process.stderr.write(`  ${m}\n`),
+  });
+  console.log(`Restored ${archive} into ${dir} (${result.engine}; ${result.migration.custom} custom DocTypes)`);
+  return 0;
+}

@@ -1,0 +1,68 @@
+import cluster from 'node:cluster';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../http/app.js';
+import { openSite } from '../site/open-site.js';
+
+/** Where and what `serveSite` serves. */
+export interface ServeSiteOptions {
+  readonly dir: string;
+  readonly host: string;
+  readonly port: number;
+  /** Overrides the site config's database URL. */
+  readonly dbUrl?: string;
+  /** Fastify (pino) log level. */
+  readonly logLevel: string;
+}
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * Resolves with the first SIGTERM or SIGINT. Listening starts at once, so a signal that arrives
+ * while the site is still opening is not lost. A cluster worker keeps ignoring later signals (a
+ * terminal's Ctrl-C reaches it and then the primary's SIGTERM follows); a lone process lets a
+ * second signal end it at once.
+ */
+function stopSignal(): Promise<string> {
+  const inWorker = cluster.isWorker;
+  return new Promise((resolve) => {
+    const onSignal = (signal: string) => {
+      if (!inWorker) for (const s of STOP_SIGNALS) process.off(s, onSignal);
+      resolve(signal);
+    };
+    for (const s of STOP_SIGNALS) process.on(s, onSignal);
+  });
+}
+
+/**
+ * Serves a site in this process until SIGTERM or SIGINT, then stops accepting, lets requests in
+ * flight finish and closes the database. Resolves with the exit code. A cluster worker leaves the
+ * cluster at the end, stopped or failed: its IPC channel would otherwise keep it alive, and the
+ * primary learns of the exit at once.
+ */
+export async function serveSite(options: ServeSiteOptions): Promise<number> {
+  try {
+    return await serveUntilStopped(options);
+  } finally {
+    cluster.worker?.disconnect();
+  }
+}
+
+async function serveUntilStopped(options: ServeSiteOptions): Promise<number> {
+  const stopped = stopSignal();
+  const site = await openSite(options.dir, { dbUrl: options.dbUrl });
+  let app: FastifyInstance | undefined;
+  try {
+    app = await buildApp(site, { logger: { level: options.logLevel } });
+    await app.listen({ host: options.host, port: options.port });
+  } catch (err) {
+    await app?.close();
+    await site.close();
+    throw err;
+  }
+  const signal = await stopped;
+  app.log.info(`${signal}: finishing requests in flight`);
+  await app.close();
+  await site.close();
+  app.log.info('stopped');
+  return 0;
+}

@@ -1,0 +1,124 @@
+import { LinkExistsError, ValidationError } from '../errors/index.js';
+import { docToDefinition } from '../meta/doctype-document.js';
+import { CHILD_FIELDS, STANDARD_FIELDS, type Doc, type DocTypeDef } from '../meta/doctype.js';
+import { Meta } from '../meta/meta.js';
+import { dropTable, syncTable } from '../meta/schema-sync.js';
+import { applyDefaults, coerceFields } from '../documents/build-document.js';
+import { DocumentRepository } from '../documents/document-repository.js';
+import type { HookArgs, HookRegistry } from '../documents/hooks.js';
+
+const RESERVED = new Set<string>([...STANDARD_FIELDS, ...CHILD_FIELDS, 'doctype']);
+const FIELDNAME = /^[a-z_][a-z0-9_]{0,63}$/;
+const DOCTYPE_NAME = /^[A-Za-z][A-Za-z0-9 _-]{0,60}$/;
+
+/** Checks a definition before it is stored: names, field types, and what Table and Link fields point at. */
+function checkDefinition(def: DocTypeDef, args: HookArgs): void {
+  const { ctx } = args;
+  if (!DOCTYPE_NAME.test(def.name)) {
+    throw new ValidationError(
+      `DocType name "${def.name}" must start with a letter and hold only letters, digits, spaces, _ and - (at most 61 characters)`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const f of def.fields) {
+    if (!FIELDNAME.test(f.fieldname ?? '')) {
+      throw new ValidationError(`Fieldname "${String(f.fieldname)}" must be lower case letters, digits and _, starting with a letter or _`);
+    }
+    if (RESERVED.has(f.fieldname)) throw new ValidationError(`Fieldname "${f.fieldname}" is reserved for a standard field`);
+    if (seen.has(f.fieldname)) throw new ValidationError(`Fieldname "${f.fieldname}" appears more than once`);
+    seen.add(f.fieldname);
+    if (!ctx.metas.types.has(f.fieldtype)) throw new ValidationError(`Field ${f.fieldname}: unknown field type "${f.fieldtype}"`);
+    const isOwnName = f.options === def.name;
+    if (f.fieldtype === 'Table' || f.fieldtype === 'Table MultiSelect') {
+      if (!f.options || !ctx.metas.has(f.options) || !ctx.metas.get(f.options).isChild) {
+        throw new ValidationError(`Field ${f.fieldname}: options must name a child table DocType (istable)`);
+      }
+    }
+    if (f.fieldtype === 'Link' && (!f.options || (!ctx.metas.has(f.options) && !isOwnName))) {
+      throw new ValidationError(`Field ${f.fieldname}: options must name the DocType the Link points to`);
+    }
+    if (f.fieldtype === 'Dynamic Link' && !def.fields.some((o) => o.fieldname === f.options)) {
+      throw new ValidationError(`Field ${f.fieldname}: options must name the field that holds the DocType`);
+    }
+  }
+  const autoname = def.autoname ?? '';
+  if (autoname.startsWith('field:') && !seen.has(autoname.slice(6).trim())) {
+    throw new ValidationError(`autoname ${autoname}: no such field`);
+  }
+  // Building the Meta resolves every field type once more and catches anything left.
+  new Meta(def, ctx.metas.types);
+}
+
+/**
+ * A submittable DocType records amendments (reference §8 "Amend"): it gets an `amended_from` field,
+ * a read-only Link to itself that is not copied, unless the definition already has one.
+ */
+function addAmendedFrom({ doc, ctx }: HookArgs): void {
+  if (Number(doc.is_submittable) !== 1 || Number(doc.istable) === 1 || Number(doc.issingle) === 1) return;
+  const fields = Array.isArray(doc.fields) ? (doc.fields as Doc[]) : [];
+  if (fields.some((f) => f.fieldname === 'amended_from')) return;
+  const row: Doc = { fieldname: 'amended_from', label: 'Amended From', fieldtype: 'Link', options: String(doc.name), read_only: 1, no_copy: 1 };
+  // The row is built like one the client sent: DocField defaults, stored forms.
+  const docField = ctx.metas.get('DocField');
+  const fieldContext = { doctype: docField.name, timeZone: ctx.settings.timeZone, user: ctx.principal.user };
+  applyDefaults(docField, row, fieldContext);
+  coerceFields(docField, row, fieldContext, (d) => ctx.metas.get(d));
+  doc.fields = [...fields, row];
+}
+
+/**
+ * DocType is itself a DocType: saving one validates the definition, brings its table in line and
+ * tells every process to reload metadata; deleting one is refused while it holds documents.
+ */
+export function registerDocTypeController(hooks: HookRegistry): void {
+  hooks.on('DocType', 'before_insert', async ({ doc }, next) => {
+    doc.custom = 1;
+    if (!doc.module) doc.module = 'Custom';
+    await next();
+  });
+
+  hooks.on('DocType', 'before_validate', async (args, next) => {
+    addAmendedFrom(args);
+    await next();
+  });
+
+  hooks.on('DocType', 'validate', async (args, next) => {
+    if (args.before && args.before.custom !== 1) {
+      throw new ValidationError(`${String(args.doc.name)} is a built-in DocType and cannot be changed through the API`);
+    }
+    checkDefinition(docToDefinition(args.doc), args);
+    await next();
+  });
+
+  hooks.on('DocType', 'on_update', async ({ doc, ctx }, next) => {
+    const meta = new Meta(docToDefinition(doc), ctx.metas.types);
+    await syncTable(ctx.q, ctx.dialect, meta);
+    await ctx.metas.bumpVersion(ctx.q);
+    await next();
+  });
+
+  hooks.on('DocType', 'on_trash', async ({ doc, ctx }, next) => {
+    if (doc.custom !== 1) throw new ValidationError(`${String(doc.name)} is a built-in DocType and cannot be deleted`);
+    const meta = new Meta(docToDefinition(doc), ctx.metas.types);
+    const users = ctx.metas
+      .names()
+      .filter((n) => n !== meta.name)
+      .map((n) => ctx.metas.get(n))
+      .filter((m) => m.tableFields.some((f) => f.def.options === meta.name));
+    if (users.length > 0) {
+      throw new LinkExistsError(`Cannot delete ${meta.name}: it is a child table of ${users.map((m) => m.name).join(', ')}`);
+    }
+    if (!meta.isSingle) {
+      const repo = new DocumentRepository(ctx.dialect, (d) => ctx.metas.get(d));
+      const count = await repo.count(ctx.q, meta);
+      if (count > 0) {
+        throw new LinkExistsError(
+          `Cannot delete DocType ${meta.name}: it still holds ${count} document${count === 1 ? '' : 's'}. Delete them first.`,
+        );
+      }
+    }
+    await dropTable(ctx.q, ctx.dialect, meta);
+    await ctx.metas.bumpVersion(ctx.q);
+    await next();
+  });
+}

@@ -1,0 +1,88 @@
+import { MAX_PASSWORD_LENGTH, setUserPassword } from '../auth/passwords.js';
+import { ADMINISTRATOR_USER, GUEST_USER } from '../auth/principal.js';
+import { SessionStore } from '../auth/sessions.js';
+import type { Doc } from '../meta/doctype.js';
+import type { HookRegistry } from '../documents/hooks.js';
+import { ValidationError } from '../errors/index.js';
+
+/** Users the site cannot work without: never deleted, never disabled. */
+const BUILT_IN_USERS: ReadonlySet<string> = new Set([ADMINISTRATOR_USER, GUEST_USER]);
+/** A Password value of only asterisks is the mask coming back from a client, not a new password. */
+const MASK = /^\*+$/;
+
+/** The password the save sets, if it sets one. */
+function newPassword(doc: Doc): string | undefined {
+  const value = doc.new_password;
+  return typeof value === 'string' && value !== '' && !MASK.test(value) ? value : undefined;
+}
+
+function normaliseEmail(doc: Doc): void {
+  if (typeof doc.email === 'string') doc.email = doc.email.trim().toLowerCase();
+}
+
+/**
+ * The User DocType's own behaviour: the name is the lower-cased email, full_name follows the name
+ * parts, `new_password` is hashed into __Auth and never stored on the document, and the user's
+ * sessions end when the password changes (except the session making the change) or the user is
+ * disabled. Administrator and Guest can be neither deleted nor disabled.
+ */
+export function registerUserController(hooks: HookRegistry): void {
+  // Naming runs between before_insert and before_validate, so the email is normalised first.
+  hooks.on('User', 'before_insert', async ({ doc }, next) => {
+    normaliseEmail(doc);
+    await next();
+  });
+
+  hooks.on('User', 'before_validate', async ({ doc, before }, next) => {
+    normaliseEmail(doc);
+    // The name is the email whatever the client sent as `name` (v2 keeps client names otherwise).
+    if (before === undefined && typeof doc.email === 'string' && doc.email !== '') doc.name = doc.email;
+    const parts = [doc.first_name, doc.middle_name, doc.last_name].filter((p) => typeof p === 'string' && p.trim() !== '');
+    doc.full_name = parts.length > 0 ? parts.join(' ') : null;
+    await next();
+  });
+
+  hooks.on('User', 'validate', async ({ doc }, next) => {
+    const password = newPassword(doc);
+    // Refused here, before before_save hashes it, so an oversize value costs no hashing time.
+    if (password !== undefined && password.length > MAX_PASSWORD_LENGTH && [...password].length > MAX_PASSWORD_LENGTH) {
+      throw new ValidationError(`Password size exceeded the maximum allowed size (${MAX_PASSWORD_LENGTH} characters)`);
+    }
+    if (password !== undefined && doc.name === GUEST_USER) {
+      throw new ValidationError('Guest stands for requests without a login and cannot have a password');
+    }
+    if (BUILT_IN_USERS.has(String(doc.name)) && Number(doc.enabled) !== 1) {
+      throw new ValidationError(`User ${String(doc.name)} is built in and cannot be disabled`);
+    }
+    await next();
+  });
+
+  hooks.on('User', 'before_save', async ({ doc, before, ctx }, next) => {
+    const name = String(doc.name);
+    const password = newPassword(doc);
+    if (password !== undefined) await setUserPassword(ctx.q, ctx.dialect, name, password);
+    doc.new_password = null;
+    if (before !== undefined) {
+      const sessions = new SessionStore(ctx.dialect);
+      if (Number(before.enabled) === 1 && Number(doc.enabled) !== 1) {
+        await sessions.destroyAllForUser(ctx.q, name);
+      } else if (password !== undefined) {
+        // Someone who learnt the old password loses access; whoever changed it keeps working.
+        await sessions.destroyAllForUser(ctx.q, name, ctx.sid !== undefined ? { except: ctx.sid } : {});
+      }
+    }
+    await next();
+  });
+
+  hooks.on('User', 'on_trash', async ({ doc }, next) => {
+    if (BUILT_IN_USERS.has(String(doc.name))) {
+      throw new ValidationError(`User ${String(doc.name)} is built in and cannot be deleted`);
+    }
+    await next();
+  });
+
+  hooks.on('User', 'after_delete', async ({ doc, ctx }, next) => {
+    await new SessionStore(ctx.dialect).destroyAllForUser(ctx.q, String(doc.name));
+    await next();
+  });
+}

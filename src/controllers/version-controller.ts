@@ -1,0 +1,89 @@
+import type { DocContext } from '../documents/doc-context.js';
+import { DocumentRepository } from '../documents/document-repository.js';
+import type { DocumentService } from '../documents/document-service.js';
+import type { HookRegistry } from '../documents/hooks.js';
+import type { Doc } from '../meta/doctype.js';
+import type { Meta } from '../meta/meta.js';
+import { holdsExplicitRoleFor } from '../permissions/automatic-roles.js';
+import { mayUseDocument } from '../permissions/document-access.js';
+import { listRestriction } from '../permissions/list-restriction.js';
+import { permissionContext } from '../permissions/permission-context.js';
+import { roleGrant } from '../permissions/role-permissions.js';
+import type { Condition } from '../query/list-query.js';
+import { documentDiff } from './version-diff.js';
+
+/** The DocType that holds change history. */
+export const VERSION_DOCTYPE = 'Version';
+
+/** The tracked DocType of a document the hooks see, or undefined when it is not one that keeps history. */
+function trackedMeta(ctx: DocContext, doctype: unknown): Meta | undefined {
+  if (typeof doctype !== 'string' || !ctx.metas.has(doctype)) return undefined;
+  const meta = ctx.metas.get(doctype);
+  return meta.def.track_changes === 1 && !meta.isChild && !meta.isSingle ? meta : undefined;
+}
+
+/** True when the principal may read the document a Version describes (it must still exist). */
+async function mayReadSource(ctx: DocContext, version: Doc): Promise<boolean> {
+  const doctype = version.ref_doctype;
+  const name = version.docname;
+  if (typeof doctype !== 'string' || typeof name !== 'string' || !ctx.metas.has(doctype)) return false;
+  const meta = ctx.metas.get(doctype);
+  if (meta.isChild) return false;
+  const source = await new DocumentRepository(ctx.dialect, (d) => ctx.metas.get(d)).load(ctx.q, meta, name);
+  return source !== undefined && mayUseDocument(permissionContext(ctx), meta, 'read', source);
+}
+
+/**
+ * The tracked DocTypes whose every document the principal may read: role read on all documents
+ * and nothing (if_owner, User Permissions, hooks) narrowing the rows. Versions of other DocTypes
+ * stay out of lists, since a list condition cannot follow per-document rules of another table.
+ */
+async function fullyReadableTrackedDocTypes(ctx: DocContext): Promise<string[]> {
+  const pc = permissionContext(ctx);
+  const out: string[] = [];
+  for (const name of ctx.metas.names()) {
+    const meta = trackedMeta(ctx, name);
+    // Checked first: listRestriction refuses (403) a DocType the roles do not let the user read.
+    if (!meta || roleGrant(ctx.principal, meta, 'read') !== 'all') continue;
+    if ((await listRestriction(pc, meta)) === undefined) out.push(name);
+  }
+  return out;
+}
+
+/**
+ * Version history (reference §8): every save of a document whose DocType has `track_changes`
+ * writes one Version holding the diff of fields and child rows; an insert writes none, nor a save
+ * that changed nothing but `modified`. Versions are written without permission checks (the user
+ * needs no right on Version). A Version is readable by System Managers and by whoever may read the
+ * document it describes; lists show other users the Versions of DocTypes they may read in full.
+ */
+export function registerVersionController(hooks: HookRegistry, documents: DocumentService): void {
+  hooks.on('*', 'on_change', async ({ doc, before, ctx }, next) => {
+    await next();
+    if (before === undefined) return;
+    const meta = trackedMeta(ctx, before.doctype ?? doc.doctype);
+    if (!meta) return;
+    const diff = documentDiff(meta, before, doc, {
+      metaOf: (d) => ctx.metas.get(d),
+      fieldContext: { doctype: meta.name, timeZone: ctx.settings.timeZone, user: ctx.principal.user },
+    });
+    if (!diff) return;
+    await documents.insert(
+      ctx,
+      VERSION_DOCTYPE,
+      { ref_doctype: meta.name, docname: String(doc.name), data: JSON.stringify(diff, null, 1) },
+      { ignorePermissions: true },
+    );
+  });
+
+  hooks.permissions.onHasPermission(VERSION_DOCTYPE, async ({ doc, meta, right, principal, ctx }) => {
+    // Read implies select, as in the role permissions.
+    if (holdsExplicitRoleFor(principal, meta, right === 'select' ? 'read' : right)) return true;
+    return mayReadSource(ctx, doc);
+  });
+
+  hooks.permissions.onQueryConditions(VERSION_DOCTYPE, async ({ meta, principal, ctx }): Promise<Condition | undefined> => {
+    if (holdsExplicitRoleFor(principal, meta, 'read')) return undefined;
+    return { field: { field: 'ref_doctype' }, op: 'in', value: await fullyReadableTrackedDocTypes(ctx) };
+  });
+}

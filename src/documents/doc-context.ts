@@ -1,0 +1,29 @@
+import type { Principal } from '../auth/principal.js';
+import type { MetaRegistry } from '../meta/meta-registry.js';
+import type { Queryable } from '../storage/database.js';
+import type { Dialect } from '../storage/dialect.js';
+import type { HookRegistry } from './hooks.js';
+
+/** Site settings the document layer reads. */
+export interface DocSettings {
+  readonly timeZone: string;
+  /** Key for reversible Password-field storage. */
+  readonly encryptionKey: string;
+}
+
+/**
+ * Everything one unit of work needs, passed explicitly (no ambient request state): the connection
+ * of the current transaction, the acting principal and the site's registries.
+ */
+export interface DocContext {
+  readonly q: Queryable;
+  readonly dialect: Dialect;
+  readonly principal: Principal;
+  readonly metas: MetaRegistry;
+  readonly hooks: HookRegistry;
+  readonly settings: DocSettings;
+  /** True inside a write transaction; false for read-only units (GET requests). */
+  readonly writable: boolean;
+  /** The login session the request came with, if any (a password change keeps this one alive). */
+  readonly sid?: string;
+}

@@ -1,0 +1,27 @@
+import { DoesNotExistError } from '../errors/index.js';
+import type { Doc } from '../meta/doctype.js';
+import { getChildRow } from './child-row-operations.js';
+import type { DocContext } from './doc-context.js';
+import type { DocumentService } from './document-service.js';
+import { listDocuments } from './list-documents.js';
+
+/**
+ * The first document matching `filters` (a dict or list; `{}` matches any) in the DocType's default
+ * order, among those the principal may read; 404 when none matches. A child DocType needs `parent`.
+ */
+export async function findDocument(
+  ctx: DocContext,
+  service: DocumentService,
+  doctype: string,
+  filters: unknown,
+  parent?: string,
+): Promise<Doc> {
+  const meta = ctx.metas.get(doctype);
+  const { rows } = await listDocuments(ctx, doctype, { fields: ['name'], filters, limit_page_length: 1, parent }, 'v1');
+  const first = rows[0] as { name?: unknown } | undefined;
+  if (first?.name === undefined || first.name === null) {
+    throw new DoesNotExistError(`${meta.name} matching ${JSON.stringify(filters)?.slice(0, 200)} not found`, { doctype: meta.name });
+  }
+  const name = String(first.name);
+  return meta.isChild ? getChildRow(ctx, service, doctype, name, parent) : service.get(ctx, doctype, name);
+}

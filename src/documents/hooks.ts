@@ -1,0 +1,65 @@
+import type { Doc } from '../meta/doctype.js';
+import { PermissionHooks } from '../permissions/permission-hooks.js';
+import type { DocContext } from './doc-context.js';
+
+/**
+ * The document events controllers can hook, in the order the lifecycle fires them (reference §8):
+ * a save runs before_save ... on_update; a submit before_submit ... on_update, on_submit; a write on
+ * a submitted document before_update_after_submit ... on_update_after_submit; a cancel
+ * before_cancel ... on_cancel; a discard on_discard. on_change follows every successful write.
+ */
+export type DocEvent =
+  | 'before_insert'
+  | 'before_validate'
+  | 'validate'
+  | 'before_save'
+  | 'before_submit'
+  | 'before_update_after_submit'
+  | 'before_cancel'
+  | 'after_insert'
+  | 'on_update'
+  | 'on_submit'
+  | 'on_update_after_submit'
+  | 'on_cancel'
+  | 'on_discard'
+  | 'on_change'
+  | 'on_trash'
+  | 'after_delete';
+
+/** What a hook receives besides the document. */
+export interface HookArgs {
+  readonly doc: Doc;
+  /** The stored document before this save; undefined on insert. */
+  readonly before: Doc | undefined;
+  readonly ctx: DocContext;
+}
+
+/** A hook: does its work and calls `next()` to let later hooks run (or throws to stop the write). */
+export type DocHook = (args: HookArgs, next: () => Promise<void>) => Promise<void>;
+
+/** Controller hooks by DocType and event; built-ins and apps register through the same calls. */
+export class HookRegistry {
+  readonly #hooks = new Map<string, DocHook[]>();
+  /** `has_permission` and `permission_query_conditions` hooks, registered by DocType like the events. */
+  readonly permissions = new PermissionHooks();
+
+  /** Adds `hook` for `event` on `doctype` (`*` for every DocType), after those already registered. */
+  on(doctype: string, event: DocEvent, hook: DocHook): this {
+    const key = `${doctype}\u0000${event}`;
+    const list = this.#hooks.get(key) ?? [];
+    list.push(hook);
+    this.#hooks.set(key, list);
+    return this;
+  }
+
+  /** Runs the chain for `event`: hooks for every DocType first, then the DocType's own. */
+  async run(doctype: string, event: DocEvent, args: HookArgs): Promise<void> {
+    const chain = [...(this.#hooks.get(`*\u0000${event}`) ?? []), ...(this.#hooks.get(`${doctype}\u0000${event}`) ?? [])];
+    if (chain.length === 0) return;
+    const step = async (i: number): Promise<void> => {
+      const hook = chain[i];
+      if (hook) await hook(args, () => step(i + 1));
+    };
+    await step(0);
+  }
+}

@@ -1,0 +1,142 @@
+import { renameFieldSecrets } from '../auth/field-secrets.js';
+import { SESSIONS_TABLE } from '../auth/auth-tables.js';
+import { DoesNotExistError, DuplicateEntryError, UniqueValidationError, ValidationError } from '../errors/index.js';
+import type { Meta } from '../meta/meta.js';
+import type { DocContext } from './doc-context.js';
+import type { DocumentService } from './document-service.js';
+import { validateName } from './name-validation.js';
+
+/** Options of a rename. */
+export interface RenameOptions {
+  /** Merge into an existing document of the new name: not supported, refused with a 417. */
+  readonly merge?: boolean;
+}
+
+/**
+ * Names the server relies on (the Administrator and Guest users, the automatic and administrator
+ * roles); renaming them would lock people out or silently change permissions.
+ */
+const PROTECTED_NAMES: Readonly<Record<string, readonly string[]>> = {
+  User: ['Administrator', 'Guest'],
+  Role: ['Administrator', 'Guest', 'All', 'System Manager', 'Desk User'],
+};
+
+/** DocTypes whose rows are metadata: when a rename touches them, every process must reload it. */
+const METADATA_DOCTYPES = new Set(['DocType', 'DocField', 'DocPerm']);
+
+/**
+ * Renames a document (reference `frappe.rename_doc`), all in the caller's transaction: the row, its
+ * child rows' `parent`, a `field:` naming field, stored Password secrets, every Link pointing at it
+ * in every DocType, Dynamic Links whose type field names its DocType, and File attachments. Needs
+ * write permission and the DocType's `allow_rename`. A taken name is 409 DuplicateEntryError, an
+ * invalid one 409 NameError, the same name 417. Returns the new name.
+ */
+export async function renameDocument(
+  ctx: DocContext,
+  service: DocumentService,
+  doctype: string,
+  oldName: string,
+  newName: string,
+  opts: RenameOptions = {},
+): Promise<string> {
+  const meta = ctx.metas.get(doctype);
+  if (meta.isChild || meta.isSingle) throw new ValidationError(`${doctype} documents cannot be renamed`, { doctype });
+  await service.authorize(ctx, meta, 'write');
+  if (meta.name === 'DocType') throw new ValidationError('Renaming a DocType is not supported', { doctype });
+  if (meta.def.allow_rename !== 1) throw new ValidationError(`${doctype} not allowed to be renamed`, { doctype });
+  if (opts.merge) throw new ValidationError('Merging documents on rename is not supported', { doctype });
+
+  const repo = service.repo(ctx);
+  const doc = await repo.load(ctx.q, meta, oldName, { forUpdate: true });
+  if (!doc) throw new DoesNotExistError(`${doctype} ${oldName} not found`, { doctype });
+  await service.authorize(ctx, meta, 'write', doc);
+  if (PROTECTED_NAMES[doctype]?.includes(oldName)) {
+    throw new ValidationError(`${doctype} ${oldName} is built in and cannot be renamed`, { doctype });
+  }
+  const target = validateName(meta, newName);
+  if (target === oldName) {
+    throw new ValidationError('No changes made', { doctype, messages: [{ message: 'No changes made: the new name is the current name' }] });
+  }
+  if (await repo.exists(ctx.q, meta, target)) throw duplicate(meta, target);
+
+  const touched = new Set<string>();
+  const set = async (table: Meta, column: string, where: Record<string, string>): Promise<void> => {
+    let query = ctx.dialect.builder.updateTable(table.tableName).set({ [column]: target });
+    for (const [col, value] of Object.entries(where)) query = query.where(col, '=', value);
+    const { changes } = await ctx.q.run(query.compile());
+    if (changes > 0) touched.add(table.name);
+  };
+
+  try {
+    await set(meta, 'name', { name: oldName });
+  } catch (err) {
+    // Another transaction took the name between the check and the write.
+    throw err instanceof DuplicateEntryError || err instanceof UniqueValidationError ? duplicate(meta, target, err) : err;
+  }
+  const namingField = meta.def.autoname?.startsWith('field:') ? meta.def.autoname.slice(6).trim() : undefined;
+  if (namingField && meta.field(namingField)?.column) await set(meta, namingField, { name: target });
+  for (const tf of meta.tableFields) {
+    if (tf.def.options && ctx.metas.has(tf.def.options)) {
+      await set(ctx.metas.get(tf.def.options), 'parent', { parent: oldName, parenttype: meta.name });
+    }
+  }
+  await updateLinks(ctx, meta, oldName, set);
+  await renameFieldSecrets(ctx.q, ctx.dialect, meta.name, oldName, target);
+  if (meta.name === 'User') await renameUserReferences(ctx, oldName, target, doc.email === oldName, set);
+  if ([...touched].some((d) => METADATA_DOCTYPES.has(d))) await ctx.metas.bumpVersion(ctx.q);
+  return target;
+}
+
+type SetColumn = (table: Meta, column: string, where: Record<string, string>) => Promise<void>;
+
+/** Link fields naming `meta`, Dynamic Links whose type field holds its name, and File attachments, everywhere. */
+async function updateLinks(ctx: DocContext, meta: Meta, oldName: string, set: SetColumn): Promise<void> {
+  for (const other of tables(ctx)) {
+    for (const f of other.valueFields) {
+      const { fieldname, fieldtype, options } = f.def;
+      if (fieldtype === 'Link' && options === meta.name) {
+        await set(other, fieldname, { [fieldname]: oldName });
+      } else if (fieldtype === 'Dynamic Link' && options && other.field(options)?.column) {
+        await set(other, fieldname, { [fieldname]: oldName, [options]: meta.name });
+      }
+    }
+  }
+  if (ctx.metas.has('File')) {
+    const file = ctx.metas.get('File');
+    if (file.field('attached_to_name')?.column && file.field('attached_to_doctype')?.column) {
+      await set(file, 'attached_to_name', { attached_to_name: oldName, attached_to_doctype: meta.name });
+    }
+  }
+}
+
+/**
+ * What a User's name also keys (reference `User.after_rename`): `owner` and `modified_by` of every
+ * table, the user's sessions, and the email when it was the name.
+ */
+async function renameUserReferences(
+  ctx: DocContext,
+  oldName: string,
+  newName: string,
+  emailWasName: boolean,
+  set: SetColumn,
+): Promise<void> {
+  for (const table of tables(ctx)) {
+    await set(table, 'owner', { owner: oldName });
+    await set(table, 'modified_by', { modified_by: oldName });
+  }
+  await ctx.q.run(ctx.dialect.builder.updateTable(SESSIONS_TABLE).set({ user: newName }).where('user', '=', oldName).compile());
+  if (emailWasName) await set(ctx.metas.get('User'), 'email', { name: newName });
+}
+
+/** Every DocType that has a table (Singles have none). */
+function tables(ctx: DocContext): Meta[] {
+  return ctx.metas
+    .names()
+    .map((n) => ctx.metas.get(n))
+    .filter((m) => !m.isSingle);
+}
+
+function duplicate(meta: Meta, name: string, cause?: unknown): DuplicateEntryError {
+  const message = `Another ${meta.name} with name ${name} exists, select another name`;
+  return new DuplicateEntryError(message, { doctype: meta.name, messages: [{ message, title: 'Duplicate Name' }], cause });
+}

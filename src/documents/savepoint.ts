@@ -1,0 +1,23 @@
+import type { Queryable } from '../storage/database.js';
+
+let counter = 0;
+
+/**
+ * Runs `work` inside a SAVEPOINT of the current transaction: when it throws, only its own writes are
+ * undone and the transaction stays usable (a failed statement would otherwise abort a PostgreSQL
+ * transaction). Works the same on SQLite and PostgreSQL.
+ */
+export async function withSavepoint<T>(q: Queryable, work: () => Promise<T>): Promise<T> {
+  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+  const name = `fw_sp_${counter}`;
+  await q.run({ sql: `savepoint ${name}`, parameters: [] });
+  try {
+    const result = await work();
+    await q.run({ sql: `release savepoint ${name}`, parameters: [] });
+    return result;
+  } catch (err) {
+    await q.run({ sql: `rollback to savepoint ${name}`, parameters: [] });
+    await q.run({ sql: `release savepoint ${name}`, parameters: [] });
+    throw err;
+  }
+}

@@ -1,0 +1,35 @@
+import type { Doc } from '../meta/doctype.js';
+import type { Meta } from '../meta/meta.js';
+import { deleteFieldSecrets, saveFieldSecret } from '../auth/field-secrets.js';
+import type { DocContext } from './doc-context.js';
+
+const MASK = /^\*+$/;
+
+/**
+ * Password fields never store their value in the document table: the clear value goes encrypted
+ * into __Auth and the column keeps asterisks of the same length. A value of only asterisks is the
+ * mask coming back from a client and leaves the stored secret as it is.
+ */
+export async function storeSecretFields(ctx: DocContext, meta: Meta, doc: Doc, before: Doc | undefined): Promise<void> {
+  for (const f of meta.valueFields) {
+    if (!f.type.secret) continue;
+    const value = doc[f.def.fieldname];
+    if (typeof value === 'string' && value !== '' && !MASK.test(value)) {
+      await saveFieldSecret(
+        ctx.q,
+        ctx.dialect,
+        { doctype: meta.name, name: String(doc.name), fieldname: f.def.fieldname },
+        value,
+        ctx.settings.encryptionKey,
+      );
+      doc[f.def.fieldname] = '*'.repeat(value.length);
+    } else if (typeof value === 'string' && MASK.test(value)) {
+      doc[f.def.fieldname] = before?.[f.def.fieldname] ?? null;
+    }
+  }
+}
+
+/** Removes the stored secrets of a deleted document. */
+export async function dropSecretFields(ctx: DocContext, meta: Meta, name: string): Promise<void> {
+  if (meta.valueFields.some((f) => f.type.secret)) await deleteFieldSecrets(ctx.q, ctx.dialect, meta.name, name);
+}

@@ -1,0 +1,2 @@
+export * from './fw-error.js';
+export * from './catalogue.js';

@@ -1,0 +1,43 @@
+import type { FastifyRequest } from 'fastify';
+import { verifyApiToken } from '../auth/api-keys.js';
+import { GUEST, loadPrincipal, type Principal } from '../auth/principal.js';
+import { AuthenticationError } from '../errors/index.js';
+import { siteSettings } from '../site/site-settings.js';
+import type { Site } from '../site/site.js';
+import { parseAuthorizationHeader } from './authorization-header.js';
+
+/** Who a request acts as, and the live session it came with (if any). */
+export interface Authenticated {
+  readonly principal: Principal;
+  readonly sid: string | undefined;
+}
+
+/**
+ * Resolves the request's principal: an Authorization header (`token key:secret`, `Basic ...`)
+ * first, stateless; else the `sid` cookie's session; else Guest. An unknown or ended `sid` makes
+ * a Guest request, not an error. A header that authenticates nobody is a 401.
+ */
+export async function authenticate(site: Site, req: FastifyRequest): Promise<Authenticated> {
+  const header = parseAuthorizationHeader(req.headers.authorization);
+  if (header.kind === 'token') {
+    let user = site.tokenCache.get(header.apiKey, header.apiSecret);
+    if (user === undefined) {
+      user = await site.db.read((q) => verifyApiToken(q, site.db.dialect, header.apiKey, header.apiSecret));
+      if (user !== undefined) site.tokenCache.set(header.apiKey, header.apiSecret, user);
+    }
+    const principal = user === undefined ? undefined : await site.db.read((q) => loadPrincipal(q, site.db.dialect, user));
+    if (!principal) throw new AuthenticationError('Invalid API key or secret');
+    return { principal, sid: undefined };
+  }
+  if (header.kind === 'unsupported') throw new AuthenticationError('Unsupported authorization');
+
+  const sid = req.cookies?.sid;
+  if (sid && sid !== 'Guest') {
+    const session = await site.sessions.resolveIn(site.db, sid, { expirySeconds: (await siteSettings(site)).session_expiry });
+    if (session) {
+      const principal = await site.db.read((q) => loadPrincipal(q, site.db.dialect, session.user));
+      if (principal) return { principal, sid: session.sid };
+    }
+  }
+  return { principal: GUEST, sid: undefined };
+}

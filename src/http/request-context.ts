@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal.js';
+import type { HttpExchange, HttpVerb } from '../rpc/method-registry.js';
+import type { Site } from '../site/site.js';
+import { authenticate } from './authenticate.js';
+
+/** The per-request facts handlers need, passed explicitly rather than read from globals. */
+export interface RequestContext {
+  readonly site: Site;
+  readonly principal: Principal;
+  readonly requestId: string;
+  readonly sid: string | undefined;
+}
+
+/** Authenticates the request and bundles what its handler needs. */
+export async function requestContext(site: Site, req: FastifyRequest): Promise<RequestContext> {
+  const { principal, sid } = await authenticate(site, req);
+  return { site, principal, requestId: req.id, sid };
+}
+
+/** The cookie attributes of API.md: Path /, SameSite Lax, Secure behind https. */
+export function httpExchange(req: FastifyRequest, reply: FastifyReply, sid: string | undefined): HttpExchange {
+  const secure = req.protocol === 'https';
+  return {
+    verb: req.method.toUpperCase() as HttpVerb,
+    ip: req.ip,
+    userAgent: req.headers['user-agent'],
+    sid,
+    secure,
+    extraBody: {},
+    setCookie(name, value, options) {
+      reply.setCookie(name, value, {
+        path: '/',
+        sameSite: 'lax',
+        secure,
+        httpOnly: options.httpOnly ?? false,
+        ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {}),
+      });
+    },
+    clearCookie(name) {
+      reply.setCookie(name, '', { path: '/', sameSite: 'lax', secure, expires: new Date(0), maxAge: 0 });
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GUEST } from '../../auth/principal.js';
+import { DoesNotExistError, PermissionError, RangeNotSatisfiableError } from '../../errors/index.js';
+import { parseRange, UNSATISFIABLE } from '../../files/byte-range.js';
+import { contentTypeFor, isActiveContent } from '../../files/content-types.js';
+import { mayReadFile } from '../../files/file-access.js';
+import { filesWithUrl } from '../../files/file-rows.js';
+import type { FileStore, ObjectInfo } from '../../files/file-store.js';
+import { isStorableName, localFile, type LocalFile } from '../../files/file-url.js';
+import { openFileStore } from '../../files/open-file-store.js';
+import type { Site } from '../../site/site.js';
+import { requestContext } from '../request-context.js';
+
+/** Public files may be cached anywhere for an hour, then revalidated by ETag. */
+const PUBLIC_CACHE = 'public, max-age=3600';
+/** Private files: only the browser keeps them, and asks again every time. */
+const PRIVATE_CACHE = 'private, no-cache';
+/** Opened directly, an uploaded HTML or SVG file must not run script as the site. */
+const SANDBOX = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'";
+
+/** A file to serve: where it is and the content hash its File records, if any. */
+interface Servable {
+  readonly file: LocalFile;
+  readonly contentHash: string | undefined;
+}
+
+function notFound(): DoesNotExistError {
+  return new DoesNotExistError('File not found', { messages: [{ message: 'File not found', title: 'Not Found' }] });
+}
+
+/** The requested name, or a 404 for anything that could leave the folder or reach a temporary file. */
+function requestedFile(req: FastifyRequest, isPrivate: boolean): LocalFile {
+  const name = (req.params as { '*'?: string })['*'] ?? '';
+  if (!isStorableName(name)) throw notFound();
+  return localFile(name, isPrivate);
+}
+
+function hashOf(rows: readonly Record<string, unknown>[]): string | undefined {
+  const hash = rows.find((r) => typeof r.content_hash === 'string' && r.content_hash !== '')?.content_hash;
+  return typeof hash === 'string' ? hash : undefined;
+}
+
+/** Public files are everyone's; their File (if any) gives the ETag. */
+async function publicFile(site: Site, req: FastifyRequest): Promise<Servable> {
+  const file = requestedFile(req, false);
+  const rows = await site.read(GUEST, (ctx) => filesWithUrl(ctx, file.url));
+  return { file, contentHash: hashOf(rows) };
+}
+
+/**
+ * Private files go to signed-in users who may read one of the Files using them (owner, System
+ * Manager, or a reader of the attached document): 403 to anyone else, Guest included; 404 when
+ * no File uses the name.
+ */
+async function privateFile(site: Site, req: FastifyRequest): Promise<Servable> {
+  const file = requestedFile(req, true);
+  const { principal } = await requestContext(site, req);
+  if (principal.isGuest) throw new PermissionError('Login required to read private files', { doctype: 'File' });
+  return site.read(principal, async (ctx) => {
+    const rows = await filesWithUrl(ctx, file.url);
+    if (rows.length === 0) throw notFound();
+    for (const row of rows) {
+      if (await mayReadFile(ctx, row)) return { file, contentHash: hashOf(rows) };
+    }
+    throw new PermissionError(`No permission to read ${file.url}`, {
+      doctype: 'File',
+      messages: [{ message: 'You do not have enough permissions to access this file', title: 'Not permitted' }],
+    });
+  });
+}
+
+function entityTag(servable: Servable, info: ObjectInfo): string {
+  if (servable.contentHash) return `"${servable.contentHash}"`;
+  return `W/"${info.size.toString(16)}-${info.modified.getTime().toString(16)}"`;
+}
+
+function matchesTag(header: string, etag: string): boolean {
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag));
+}
+
+/** Whole seconds, as HTTP dates carry them. */
+function httpSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}
+
+/** RFC 9110 §13.2.2: If-None-Match decides when present, else If-Modified-Since. */
+function isNotModified(req: FastifyRequest, etag: string, info: ObjectInfo): boolean {
+  const noneMatch = req.headers['if-none-match'];
+  if (noneMatch !== undefined) return matchesTag(noneMatch, etag);
+  const since = Date.parse(req.headers['if-modified-since'] ?? '');
+  return !Number.isNaN(since) && httpSeconds(info.modified) <= since / 1000;
+}
+
+/** If-Range: the range applies only while the client's copy is current (strong tag or exact date). */
+function rangeStillValid(req: FastifyRequest, etag: string, info: ObjectInfo): boolean {
+  const header = req.headers['if-range'];
+  const ifRange = Array.isArray(header) ? header[0] : header;
+  if (ifRange === undefined) return true;
+  const value = ifRange.trim();
+  if (value.startsWith('"') || value.startsWith('W/')) return !etag.startsWith('W/') && value === etag;
+  const date = Date.parse(value);
+  return !Number.isNaN(date) && date / 1000 === httpSeconds(info.modified);
+}
+
+/** Streams a stored file with validators, conditional GET and single byte ranges. */
+async function send(store: FileStore, req: FastifyRequest, reply: FastifyReply, servable: Servable, cacheControl: string) {
+  const info = await store.stat(servable.file.key);
+  if (!info) throw notFound();
+  const etag = entityTag(servable, info);
+  const validators = () =>
+    reply.header('ETag', etag).header('Last-Modified', info.modified.toUTCString()).header('Cache-Control', cacheControl);
+  if (isNotModified(req, etag, info)) return validators().code(304).send();
+  const asked = rangeStillValid(req, etag, info) ? parseRange(req.headers.range, info.size) : undefined;
+  if (asked === UNSATISFIABLE) {
+    reply.header('Content-Range', `bytes */${info.size}`);
+    throw new RangeNotSatisfiableError(`Range not satisfiable: the file has ${info.size} bytes`);
+  }
+  const opened = await store.open(servable.file.key, asked);
+  if (!opened) throw notFound();
+  validators().header('Accept-Ranges', 'bytes').header('X-Content-Type-Options', 'nosniff');
+  if (isActiveContent(servable.file.name)) reply.header('Content-Security-Policy', SANDBOX);
+  reply.type(contentTypeFor(servable.file.name));
+  if (opened.range) {
+    reply.code(206).header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`);
+    reply.header('Content-Length', String(opened.range.end - opened.range.start + 1));
+  } else {
+    reply.header('Content-Length', String(opened.size));
+  }
+  return reply.send(opened.stream);
+}
+
+/** `GET /files/<name>` (public) and `GET /private/files/<name>` (permission-checked); HEAD answers the same headers. */
+export function registerFileRoutes(app: FastifyInstance, site: Site): void {
+  const store = openFileStore(site.paths);
+  app.get('/files/*', async (req, reply) => send(store, req, reply, await publicFile(site, req), PUBLIC_CACHE));
+  app.get('/private/files/*', async (req, reply) => send(store, req, reply, await privateFile(site, req), PRIVATE_CACHE));
+}

@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DoesNotExistError, PermissionError } from '../../errors/index.js';
+import { bindArguments, type HttpVerb } from '../../rpc/method-registry.js';
+import type { Site } from '../../site/site.js';
+import { requestArgs } from '../request-args.js';
+import { httpExchange, requestContext } from '../request-context.js';
+
+const METHOD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * Calls a whitelisted method: unknown path 404, verb not allowed or Guest on a protected method
+ * 403; GET runs read-only, every other verb in one transaction that an error rolls back, except
+ * methods registered with `ownTransactions` (login), which open their own.
+ */
+export async function callMethod(
+  site: Site,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+  args: Record<string, unknown>,
+  envelope: 'message' | 'data',
+): Promise<unknown> {
+  const method = METHOD_PATH.test(path) ? site.methods.resolve(path) : undefined;
+  if (!method) throw new DoesNotExistError(`Method ${path.slice(0, 140)} not found`);
+  const verb = req.method.toUpperCase() as HttpVerb;
+  if (!method.methods.includes(verb)) {
+    throw new PermissionError('Not permitted', { messages: [{ message: `${verb} is not allowed for ${path}`, title: 'Method Not Allowed' }] });
+  }
+  const rc = await requestContext(site, req);
+  if (rc.principal.isGuest && !method.allowGuest) {
+    throw new PermissionError('Not permitted', { messages: [{ message: `Login required to call ${path}`, title: 'Not permitted' }] });
+  }
+  const bound = bindArguments(method.params, args);
+  const http = httpExchange(req, reply, rc.sid);
+  const detached = method.ownTransactions || !method.usesDatabase;
+  const run = (detached ? site.detached : verb === 'GET' ? site.read : site.write).bind(site);
+  const unit = { sid: rc.sid, usesDatabase: method.usesDatabase };
+  const result = await run(rc.principal, (ctx) => method.handler({ ctx, args: bound, site, http }), unit);
+  const body: Record<string, unknown> = result === undefined || result === null ? {} : { [envelope]: result };
+  return { ...body, ...http.extraBody };
+}
+
+/** `/api/method/<dotted.path>` (v1), `/api/v2/method/<path>` (v2), and legacy `cmd` at `/`. */
+export function registerMethodRoutes(app: FastifyInstance, site: Site): void {
+  const verbs = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+  for (const prefix of ['/api/method/', '/api/v1/method/']) {
+    app.route({
+      method: [...verbs],
+      url: `${prefix}*`,
+      handler: (req, reply) => {
+        const path = (req.params as { '*': string })['*'].split('/')[0];
+        return callMethod(site, req, reply, path, requestArgs(req), 'message');
+      },
+    });
+  }
+  app.route({
+    method: [...verbs],
+    url: '/api/v2/method/*',
+    handler: (req, reply) => {
+      const path = (req.params as { '*': string })['*'].split('/')[0];
+      return callMethod(site, req, reply, path, requestArgs(req), 'data');
+    },
+  });
+  // The Python client still calls `GET /?cmd=...` and `POST /` with `cmd`; only the root path routes so.
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/',
+    handler: (req, reply) => {
+      const args = requestArgs(req);
+      const cmd = args.cmd;
+      if (typeof cmd !== 'string' || cmd === '') throw new DoesNotExistError('Not found');
+      delete args.cmd;
+      return callMethod(site, req, reply, cmd, args, 'message');
+    },
+  });
+}

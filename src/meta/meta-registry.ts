@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { DoesNotExistError } from '../errors/index.js';
+import type { Queryable, Row } from '../storage/database.js';
+import type { Dialect } from '../storage/dialect.js';
+import type { DocTypeDef } from './doctype.js';
+import { docToDefinition } from './doctype-document.js';
+import type { FieldTypeRegistry } from './field-types/registry.js';
+import { Meta } from './meta.js';
+
+const STATE_TABLE = '__fw_state';
+const VERSION_KEY = 'meta_version';
+
+/**
+ * Every DocType of a site, compiled once and shared by all requests. The definitions live in
+ * tabDocType/tabDocField/tabDocPerm; a version token in the database tells every process when a
+ * DocType changed, so the next request anywhere reloads (no state lives only in one process).
+ */
+export class MetaRegistry {
+  readonly types: FieldTypeRegistry;
+  readonly #dialect: Dialect;
+  #metas = new Map<string, Meta>();
+  #version: string | undefined;
+
+  constructor(dialect: Dialect, types: FieldTypeRegistry) {
+    this.#dialect = dialect;
+    this.types = types;
+  }
+
+  /** The compiled DocType, or a 404 DoesNotExistError. */
+  get(doctype: string): Meta {
+    const meta = this.#metas.get(doctype);
+    if (!meta) throw new DoesNotExistError(`DocType ${doctype} not found`, { doctype: 'DocType' });
+    return meta;
+  }
+
+  has(doctype: string): boolean {
+    return this.#metas.has(doctype);
+  }
+
+  /** Every DocType name known. */
+  names(): string[] {
+    return [...this.#metas.keys()];
+  }
+
+  /** Replaces the whole set (used at install time, before the tables hold definitions). */
+  setAll(defs: readonly DocTypeDef[]): void {
+    this.#metas = new Map(defs.map((d) => [d.name, new Meta(d, this.types)]));
+  }
+
+  /** The DDL of the small key/value table holding the metadata version. */
+  stateTableStatement() {
+    return this.#dialect.builder.schema
+      .createTable(STATE_TABLE)
+      .ifNotExists()
+      .addColumn('key', sql.raw(this.#dialect.columnType({ kind: 'varchar', length: 140 })), (c) => c.primaryKey())
+      .addColumn('value', sql.raw(this.#dialect.columnType({ kind: 'text' })))
+      .compile();
+  }
+
+  /** Reloads the definitions when another process (or this one) changed a DocType since the last load. */
+  async refreshIfStale(q: Queryable): Promise<void> {
+    const version = await this.#readVersion(q);
+    if (version !== this.#version || this.#metas.size === 0) await this.load(q, version);
+  }
+
+  /** Marks the metadata changed; every process reloads on its next request. */
+  async bumpVersion(q: Queryable): Promise<void> {
+    await this.writeState(q, VERSION_KEY, randomUUID());
+  }
+
+  /** A value of the site's small key/value state table, or undefined. */
+  async readState(q: Queryable, key: string): Promise<string | undefined> {
+    const rows = await q.all<{ value: string }>(
+      this.#dialect.builder.selectFrom(STATE_TABLE).select('value').where('key', '=', key).compile(),
+    );
+    return rows[0]?.value;
+  }
+
+  /** Sets a value of the state table. */
+  async writeState(q: Queryable, key: string, value: string): Promise<void> {
+    await q.run(
+      this.#dialect.builder
+        .insertInto(STATE_TABLE)
+        .values({ key, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .compile(),
+    );
+  }
+
+  /** Loads every definition from the metadata tables. */
+  async load(q: Queryable, version?: string): Promise<void> {
+    const db = this.#dialect.builder;
+    // One after another: a PostgreSQL connection runs one statement at a time.
+    const types = await q.all(db.selectFrom('tabDocType').selectAll().compile());
+    const fields = await q.all(db.selectFrom('tabDocField').selectAll().orderBy('parent').orderBy('idx').compile());
+    const perms = await q.all(db.selectFrom('tabDocPerm').selectAll().orderBy('parent').orderBy('idx').compile());
+    const byParent = (rows: Row[]) => {
+      const map = new Map<string, Row[]>();
+      for (const r of rows) {
+        const list = map.get(String(r.parent)) ?? [];
+        list.push(r);
+        map.set(String(r.parent), list);
+      }
+      return map;
+    };
+    const fieldsOf = byParent(fields);
+    const permsOf = byParent(perms);
+    const defs = types.map((t) =>
+      docToDefinition({ ...t, fields: fieldsOf.get(String(t.name)) ?? [], permissions: permsOf.get(String(t.name)) ?? [] }),
+    );
+    this.setAll(defs);
+    this.#version = version ?? (await this.#readVersion(q));
+  }
+
+  async #readVersion(q: Queryable): Promise<string | undefined> {
+    return this.readState(q, VERSION_KEY);
+  }
+}

@@ -1,0 +1,51 @@
+import { PermissionError } from '../errors/index.js';
+import type { Meta } from '../meta/meta.js';
+import type { Condition } from '../query/list-query.js';
+import type { PermissionContext } from './permission-context.js';
+import { roleGrant } from './role-permissions.js';
+import { sharedNames } from './shares.js';
+import { userPermissionCondition } from './user-permissions.js';
+
+/**
+ * The row condition a list or count of `meta` gets for the principal (reference §7.6), or undefined
+ * when every row is visible:
+ * - without role read or select, only the documents shared with them (none shared: 403);
+ * - an if_owner grant limits to `owner = user`; otherwise User Permissions limit the Link values;
+ * - `permission_query_conditions` hooks add theirs (ANDed);
+ * - when anything restricted the rows, documents shared with the user are ORed back in.
+ */
+export async function listRestriction(pc: PermissionContext, meta: Meta): Promise<Condition | undefined> {
+  const { principal } = pc;
+  if (principal.isAdministrator) return undefined;
+  const read = roleGrant(principal, meta, 'read');
+  const grant = read === 'none' ? roleGrant(principal, meta, 'select') : read;
+  if (grant === 'none') {
+    const shared = sharedNames(await pc.shares(meta.name), 'read');
+    if (shared.length === 0) throw noPermission(meta);
+    return nameIn(shared);
+  }
+  const parts: Condition[] = [];
+  if (grant === 'own') parts.push({ field: { field: 'owner' }, op: '=', value: principal.user });
+  else {
+    const byUserPermissions = userPermissionCondition(meta, await pc.userPermissions());
+    if (byUserPermissions) parts.push(byUserPermissions);
+  }
+  const byHooks = await pc.hooks.conditions({ meta, principal, ctx: pc.ctx });
+  if (byHooks) parts.push(byHooks);
+  if (parts.length === 0) return undefined;
+  const restriction = parts.length === 1 ? parts[0] : { and: parts };
+  const shared = sharedNames(await pc.shares(meta.name), 'read');
+  return shared.length === 0 ? restriction : { or: [restriction, nameIn(shared)] };
+}
+
+function nameIn(names: string[]): Condition {
+  return { field: { field: 'name' }, op: 'in', value: names };
+}
+
+/** The 403 of a list the principal may not see at all. */
+function noPermission(meta: Meta): PermissionError {
+  return new PermissionError(`No permission to read ${meta.name}`, {
+    doctype: meta.name,
+    messages: [{ message: `Insufficient Permission for ${meta.name}`, title: 'Not permitted' }],
+  });
+}

@@ -1,0 +1,95 @@
+/*
+ * The typed form of a list request (reference §7): what parse-list-params.ts builds from raw
+ * arguments and compile-list-query.ts turns into SQL. Nothing here has been checked against
+ * metadata yet; names are only known to have a safe shape.
+ */
+
+/** Every filter operator, in canonical lower-case form (`=<`/`=>` are read as `<=`/`>=`). */
+export const OPERATORS = [
+  '=',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  'like',
+  'not like',
+  'in',
+  'not in',
+  'is',
+  'between',
+  'timespan',
+  'previous',
+  'next',
+] as const;
+
+/** A filter operator. */
+export type Operator = (typeof OPERATORS)[number];
+
+/**
+ * A reference to a column. `field` alone names a column of the listed DocType; `via` reaches a
+ * column through one of its Link or Table fields (`via.field`); `doctype` names the DocType the
+ * column belongs to (a 4-item filter or `` `tabX`.field ``), which must be the listed DocType or
+ * one of its child DocTypes.
+ */
+export interface FieldRef {
+  readonly doctype?: string;
+  readonly via?: string;
+  readonly field: string;
+}
+
+/** One filter, or a group of them joined by AND or OR. */
+export type Condition =
+  | { readonly field: FieldRef; readonly op: Operator; readonly value: unknown }
+  | { readonly and: readonly Condition[] }
+  | { readonly or: readonly Condition[] };
+
+/** The aggregate functions a select item may apply. */
+export const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
+
+/** An aggregate function. */
+export type Aggregate = (typeof AGGREGATES)[number];
+
+/** One item of the select list. */
+export type SelectItem =
+  /** `*`: every column of the listed DocType. */
+  | { readonly kind: 'all' }
+  /** A column, optionally renamed. */
+  | { readonly kind: 'field'; readonly ref: FieldRef; readonly alias?: string }
+  /** `count(*)`, `sum(field)`...; `arg` undefined means `*` (count only). */
+  | { readonly kind: 'aggregate'; readonly fn: Aggregate; readonly arg?: FieldRef; readonly alias?: string };
+
+/** One ORDER BY term; a missing direction takes the API version's default. */
+export interface OrderTerm {
+  readonly field: FieldRef;
+  readonly direction?: 'asc' | 'desc';
+}
+
+/** A list request in typed form. */
+export interface ListQuery {
+  readonly doctype: string;
+  readonly fields: readonly SelectItem[];
+  /** ANDed together. */
+  readonly filters: readonly Condition[];
+  /** ORed among themselves, then ANDed with `filters`; empty means no such group. */
+  readonly orFilters: readonly Condition[];
+  /** undefined: the DocType's default sort. */
+  readonly orderBy: readonly OrderTerm[] | undefined;
+  readonly groupBy: readonly FieldRef[];
+  readonly start: number;
+  /** 0 means no limit. */
+  readonly pageLength: number;
+  readonly asDict: boolean;
+}
+
+/** True for a leaf condition (as opposed to an AND/OR group). */
+export function isLeaf(c: Condition): c is Extract<Condition, { field: FieldRef }> {
+  return 'field' in c;
+}
+
+/** The text form of a reference, for messages: `field`, `via.field` or `DocType.field`. */
+export function refText(ref: FieldRef): string {
+  if (ref.via !== undefined) return `${ref.via}.${ref.field}`;
+  if (ref.doctype !== undefined) return `${ref.doctype}.${ref.field}`;
+  return ref.field;
+}

@@ -1,0 +1,98 @@
+import { LoginThrottle, throttleKeys } from '../../auth/login-throttle.js';
+import { checkUserPassword } from '../../auth/passwords.js';
+import { loadPrincipal } from '../../auth/principal.js';
+import { AuthenticationError } from '../../errors/index.js';
+import { siteSettings, type Settings } from '../../site/site-settings.js';
+import type { HttpExchange, MethodCall, MethodRegistry } from '../method-registry.js';
+
+/** Cookies the reference sets at login and expires at logout or a failed login. */
+const SESSION_COOKIES = ['sid', 'user_id', 'full_name', 'system_user', 'user_image'] as const;
+
+function expireSessionCookies(http: HttpExchange): void {
+  for (const name of SESSION_COOKIES) http.clearCookie(name);
+}
+
+function invalidLogin(http: HttpExchange, message = 'Invalid login credentials'): AuthenticationError {
+  expireSessionCookies(http);
+  return new AuthenticationError(message, { details: { responseMessage: message } });
+}
+
+/** The User row matching `usr` by name or email. */
+async function findUser(call: MethodCall, usr: string): Promise<{ name: string; full_name: string | null; user_image: string | null } | undefined> {
+  const { q, dialect } = call.ctx;
+  const rows = await q.all<{ name: string; full_name: string | null; user_image: string | null }>(
+    dialect.builder
+      .selectFrom('tabUser')
+      .select(['name', 'full_name', 'user_image'])
+      .where((eb) => eb.or([eb('name', '=', usr), eb('email', '=', usr.toLowerCase())]))
+      .limit(1)
+      .compile(),
+  );
+  return rows[0];
+}
+
+/** The lockout rule from the site settings. */
+function throttleFor(site: MethodCall['site'], settings: Settings): LoginThrottle {
+  return new LoginThrottle(site.db, {
+    maxFailures: settings.allow_consecutive_login_attempts,
+    windowSeconds: settings.allow_login_after_fail,
+  });
+}
+
+/**
+ * `login`: password login that starts a database session and sets the reference's cookies.
+ * Registered with `ownTransactions`: the attempt is counted by the throttle in a transaction of its
+ * own before the password is checked, so a failed login (which throws) still leaves its count.
+ */
+async function login(call: MethodCall): Promise<string> {
+  const { args, http, ctx, site } = call;
+  const usr = typeof args.usr === 'string' ? args.usr.trim() : '';
+  const pwd = typeof args.pwd === 'string' ? args.pwd : '';
+  const user = usr ? await findUser(call, usr) : undefined;
+  // Unknown users count only against the IP, so guessed names cannot fill the counter table.
+  const keys = throttleKeys({ ip: http.ip || 'unknown', user: user?.name });
+  const settings = await siteSettings(site);
+  const throttle = throttleFor(site, settings);
+  await throttle.begin(keys);
+
+  if (!usr || !pwd) throw invalidLogin(http, 'Incomplete login details');
+  const passwordOk = await checkUserPassword(ctx.q, ctx.dialect, user?.name ?? usr, pwd).catch((err: unknown) => {
+    if (err instanceof AuthenticationError) throw invalidLogin(http, err.message);
+    throw err;
+  });
+  if (!user || !passwordOk) throw invalidLogin(http);
+  const principal = await loadPrincipal(ctx.q, ctx.dialect, user.name);
+  if (!principal) throw invalidLogin(http, 'User disabled or missing');
+
+  const expirySeconds = settings.session_expiry;
+  const { sid } = await site.db.transaction(async (q) => {
+    await throttle.reset(q, keys);
+    if (settings.deny_multiple_sessions) await site.sessions.destroyAllForUser(q, user.name);
+    return site.sessions.create(q, { user: user.name, ip: http.ip, userAgent: http.userAgent, expirySeconds });
+  });
+  const fullName = user.full_name ?? user.name;
+  http.setCookie('sid', sid, { httpOnly: true, maxAge: expirySeconds });
+  http.setCookie('user_id', user.name, {});
+  http.setCookie('full_name', fullName, {});
+  http.setCookie('system_user', principal.userType === 'System User' ? 'yes' : 'no', {});
+  http.setCookie('user_image', user.user_image ?? '', {});
+  http.extraBody.home_page = '/app';
+  http.extraBody.full_name = fullName;
+  return principal.userType === 'System User' ? 'Logged In' : 'No App';
+}
+
+/** `logout`: ends the session and expires the cookies. */
+async function logout(call: MethodCall): Promise<undefined> {
+  if (call.http.sid) await call.site.sessions.destroy(call.ctx.q, call.http.sid);
+  expireSessionCookies(call.http);
+  return undefined;
+}
+
+/** Login, logout, the current user and the liveness ping. */
+export function registerAuthMethods(methods: MethodRegistry): void {
+  methods.register('login', login, { allowGuest: true, methods: ['POST'], ownTransactions: true });
+  methods.register('logout', logout, { allowGuest: true, methods: ['POST'] });
+  methods.register('ping', async () => 'pong', { allowGuest: true, usesDatabase: false });
+  methods.register('fw.ping', async () => 'pong', { allowGuest: true, usesDatabase: false });
+  methods.register('fw.auth.get_logged_user', async ({ ctx }) => ctx.principal.user);
+}

@@ -1,0 +1,34 @@
+import { bulkUpdate, type BulkUpdateResult } from '../../documents/bulk-update.js';
+import { ValidationError } from '../../errors/index.js';
+import type { HttpVerb, MethodCall, MethodRegistry } from '../method-registry.js';
+import { insertClientDoc } from './client-write-methods.js';
+
+/** The most documents one insert_many call may carry (reference §14). */
+export const INSERT_MANY_LIMIT = 200;
+const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
+
+/**
+ * `insert_many`: inserts every document of `docs` in the request's one transaction, so one refusal
+ * stores none of them. Returns the names, each once (a child row contributes its parent's name).
+ */
+async function insertMany({ ctx, site, args }: MethodCall): Promise<string[]> {
+  const docs = args.docs as unknown[];
+  if (docs.length > INSERT_MANY_LIMIT) {
+    throw new ValidationError(`Only ${INSERT_MANY_LIMIT} inserts allowed in one request (got ${docs.length})`);
+  }
+  const names = new Set<string>();
+  for (const doc of docs) names.add(String((await insertClientDoc(ctx, site.documents, doc)).name));
+  return [...names];
+}
+
+/** `bulk_update`: saves each `{doctype, docname, ...fields}`; refusals come back in `failed_docs`. */
+async function bulkUpdateMethod({ ctx, site, args }: MethodCall): Promise<BulkUpdateResult> {
+  return bulkUpdate(ctx, site.documents, args.docs as unknown[]);
+}
+
+/** The many-document writes of `fw.client`: insert_many, bulk_update. */
+export function registerClientBulkMethods(methods: MethodRegistry): void {
+  const options = { methods: WRITE_VERBS, params: [{ name: 'docs', type: 'list', required: true }] } as const;
+  methods.register('fw.client.insert_many', insertMany, options);
+  methods.register('fw.client.bulk_update', bulkUpdateMethod, options);
+}

@@ -1,0 +1,132 @@
+import { getChildRow } from '../../documents/child-row-operations.js';
+import { getDocumentValues } from '../../documents/document-values.js';
+import { findDocument } from '../../documents/find-document.js';
+import { countDocuments, listDocuments } from '../../documents/list-documents.js';
+import { presentDoc } from '../../documents/present-document.js';
+import { getSingle, isSingleDocType, loadSingle, refuseSingleList } from '../../documents/single-document.js';
+import { readSingleValue } from '../../documents/single-values.js';
+import { DataError, DoesNotExistError, FrappeTypeError, ValidationError } from '../../errors/index.js';
+import { PERMISSION_TYPES, type Doc, type PermissionType } from '../../meta/doctype.js';
+import type { MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
+import { fieldnameArg, filterArg, pick } from './client-args.js';
+
+const DOCTYPE: ParamSpec = { name: 'doctype', type: 'string', required: true };
+
+/** The parameters get_list takes (reference §14); others, such as frappe-ui's `start` and `limit`, are ignored. */
+const LIST_PARAMS = ['fields', 'filters', 'or_filters', 'group_by', 'order_by', 'limit_start', 'limit_page_length', 'parent', 'as_dict'];
+
+/** `get_list`: the rows of a DocType by list parameters, as `GET /api/resource/<doctype>` answers them. */
+async function getList({ ctx, site, args }: MethodCall): Promise<unknown[]> {
+  const doctype = String(args.doctype);
+  if (isSingleDocType(ctx, doctype)) return refuseSingleList(ctx, site.documents, doctype);
+  return (await listDocuments(ctx, doctype, pick(args, LIST_PARAMS), 'v1')).rows;
+}
+
+/** `get_count`: how many documents match `filters` among those the caller may see. */
+async function getCount({ ctx, site, args }: MethodCall): Promise<number> {
+  const doctype = String(args.doctype);
+  if (isSingleDocType(ctx, doctype)) return refuseSingleList(ctx, site.documents, doctype);
+  return countDocuments(ctx, doctype, pick(args, ['filters', 'or_filters', 'parent']));
+}
+
+/**
+ * `get`: one document by name, or the first one matching `filters` (`{}` matches any). A Single
+ * takes neither (its one document; a name other than its own is 404, filters are ignored).
+ */
+async function getDoc({ ctx, site, args }: MethodCall): Promise<Doc> {
+  const doctype = String(args.doctype);
+  const parent = args.parent as string | undefined;
+  const meta = ctx.metas.get(doctype);
+  const named = args.name !== undefined && args.name !== '';
+  if (meta.isSingle) return presentDoc(await getSingle(ctx, site.documents, doctype, named ? String(args.name) : doctype), 'v1');
+  const target = named ? { name: String(args.name) } : filterArg(args.filters);
+  if (target === undefined) throw new FrappeTypeError('Pass name or filters');
+  let doc: Doc;
+  if ('filters' in target) doc = await findDocument(ctx, site.documents, doctype, target.filters, parent);
+  else if (meta.isChild) doc = await getChildRow(ctx, site.documents, doctype, target.name, parent);
+  else doc = await site.documents.get(ctx, doctype, target.name);
+  return presentDoc(doc, 'v1');
+}
+
+/** `get_value`: some fields of the first matching document; see getDocumentValues for the shapes. */
+async function getValue({ ctx, site, args }: MethodCall): Promise<unknown> {
+  const fields = fieldnameArg(args.fieldname);
+  const target = filterArg(args.filters);
+  const filters = target === undefined ? undefined : 'name' in target ? { name: target.name } : target.filters;
+  return getDocumentValues(ctx, site.documents, String(args.doctype), fields, filters, {
+    asDict: args.as_dict !== false,
+    parent: args.parent as string | undefined,
+  });
+}
+
+/** `get_single_value`: one value of a Single DocType, empty ones cast as the reference does (417 for a DocType that is not one). */
+async function getSingleValue({ ctx, site, args }: MethodCall): Promise<unknown> {
+  const meta = ctx.metas.get(String(args.doctype));
+  await site.documents.authorize(ctx, meta, 'read');
+  if (!meta.isSingle) throw new ValidationError(`${meta.name} is not a Single DocType`, { doctype: meta.name });
+  return readSingleValue(ctx, meta, String(args.field));
+}
+
+/**
+ * `has_permission`: whether the caller holds `perm_type` on a document. A missing document is 404
+ * only for callers who may read the DocType; to others it is simply not permitted, so the answer
+ * never reveals which names exist.
+ */
+async function hasPermissionMethod({ ctx, site, args }: MethodCall): Promise<{ has_permission: boolean }> {
+  const meta = ctx.metas.get(String(args.doctype));
+  const right = String(args.perm_type ?? 'read').toLowerCase();
+  if (!(PERMISSION_TYPES as readonly string[]).includes(right)) {
+    throw new DataError(`Unknown permission type ${right}: use one of ${PERMISSION_TYPES.join(', ')}`);
+  }
+  const name = String(args.docname);
+  const doc = meta.isSingle
+    ? name === meta.name
+      ? await loadSingle(ctx, meta)
+      : undefined
+    : await site.documents.repo(ctx).load(ctx.q, meta, name);
+  if (!doc) {
+    if (!(await site.documents.can(ctx, meta, 'read'))) return { has_permission: false };
+    throw new DoesNotExistError(`${meta.name} ${name} not found`, { doctype: meta.name });
+  }
+  return { has_permission: await site.documents.can(ctx, meta, right as PermissionType, doc) };
+}
+
+/** The read side of `fw.client`: get_list, get_count, get, get_value, get_single_value, has_permission. */
+export function registerClientReadMethods(methods: MethodRegistry): void {
+  methods.register('fw.client.get_list', getList, {
+    params: [
+      DOCTYPE,
+      { name: 'fields', type: 'json' },
+      { name: 'filters', type: 'json' },
+      { name: 'or_filters', type: 'json' },
+      { name: 'group_by', type: 'string' },
+      { name: 'order_by', type: 'string' },
+      { name: 'parent', type: 'string' },
+      { name: 'as_dict', type: 'bool' },
+      // Paging stays raw: parseListParams answers a bad value with the API's DataError.
+      { name: 'limit_start', type: 'any' },
+      { name: 'limit_page_length', type: 'any' },
+    ],
+  });
+  methods.register('fw.client.get_count', getCount, {
+    params: [DOCTYPE, { name: 'filters', type: 'json' }, { name: 'or_filters', type: 'json' }, { name: 'parent', type: 'string' }],
+  });
+  methods.register('fw.client.get', getDoc, {
+    params: [DOCTYPE, { name: 'name', type: 'string' }, { name: 'filters', type: 'any' }, { name: 'parent', type: 'string' }],
+  });
+  methods.register('fw.client.get_value', getValue, {
+    params: [
+      DOCTYPE,
+      { name: 'fieldname', type: 'any', required: true },
+      { name: 'filters', type: 'any' },
+      { name: 'as_dict', type: 'bool' },
+      { name: 'parent', type: 'string' },
+    ],
+  });
+  methods.register('fw.client.get_single_value', getSingleValue, {
+    params: [DOCTYPE, { name: 'field', type: 'string', required: true }],
+  });
+  methods.register('fw.client.has_permission', hasPermissionMethod, {
+    params: [DOCTYPE, { name: 'docname', type: 'string', required: true }, { name: 'perm_type', type: 'string' }],
+  });
+}

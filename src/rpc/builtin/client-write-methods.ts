@@ -1,0 +1,124 @@
+import { deleteChildRow, insertChildRow, updateChildRow } from '../../documents/child-row-operations.js';
+import type { DocContext } from '../../documents/doc-context.js';
+import type { DocumentService } from '../../documents/document-service.js';
+import { presentDoc } from '../../documents/present-document.js';
+import { renameDocument } from '../../documents/rename-document.js';
+import { deleteSingle, updateSingle } from '../../documents/single-document.js';
+import { FrappeTypeError, ValidationError } from '../../errors/index.js';
+import { CHILD_FIELDS, STANDARD_FIELDS, type Doc } from '../../meta/doctype.js';
+import type { HttpVerb, MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
+import { asObject, requiredString } from './client-args.js';
+
+const DOCTYPE: ParamSpec = { name: 'doctype', type: 'string', required: true };
+const NAME: ParamSpec = { name: 'name', type: 'string', required: true };
+/** Reference §14: the state-changing fw.client methods take POST or PUT. */
+const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
+/** Fields `set_value` may not set by name (reference: "Cannot edit standard fields"). */
+const STANDARD = new Set<string>([...STANDARD_FIELDS, ...CHILD_FIELDS, 'doctype']);
+
+/**
+ * Inserts one document given with its `doctype` inside (reference `insert_doc`): a child row goes
+ * into its parent's table and the parent is saved and returned. Shared with insert_many.
+ */
+export async function insertClientDoc(ctx: DocContext, service: DocumentService, raw: unknown): Promise<Doc> {
+  const doc = asObject(raw, 'doc');
+  const doctype = requiredString(doc, 'doctype', 'doc');
+  const meta = ctx.metas.get(doctype);
+  if (meta.isChild) return insertChildRow(ctx, service, doc);
+  // A Single's one document exists already: inserting it saves it, as in the reference.
+  if (meta.isSingle) return updateSingle(ctx, service, doctype, doc);
+  return service.insert(ctx, doctype, doc);
+}
+
+/**
+ * `set_value`: `fieldname` names one field and `value` its value (absent: cleared); or
+ * `fieldname` is a dict (or its JSON) of fields and `value` is not used. The dict form may carry `modified`, which then
+ * must match (frappe-ui saves whole documents this way). Returns the whole document.
+ */
+async function setValue({ ctx, site, args }: MethodCall): Promise<Doc> {
+  const doctype = String(args.doctype);
+  const name = String(args.name);
+  let values: Doc;
+  const fieldname = args.fieldname;
+  const dict = typeof fieldname === 'string' ? parseDict(fieldname) : fieldname;
+  if (dict !== undefined) {
+    values = asObject(dict, 'fieldname');
+  } else if (typeof fieldname === 'string') {
+    if (STANDARD.has(fieldname)) throw new ValidationError(`Cannot edit standard fields: ${fieldname}`, { doctype });
+    values = { [fieldname]: args.value ?? null };
+  } else {
+    throw new FrappeTypeError('Argument fieldname must be a field name, or a dict of fields when value is absent');
+  }
+  const meta = ctx.metas.get(doctype);
+  const doc = meta.isChild
+    ? await updateChildRow(ctx, site.documents, doctype, name, values)
+    : meta.isSingle
+      ? await updateSingle(ctx, site.documents, doctype, values, name)
+      : await site.documents.update(ctx, doctype, name, values);
+  return presentDoc(doc, 'v1');
+}
+
+/** A `fieldname` string holding a JSON object, else undefined (it is a plain field name). */
+function parseDict(text: string): unknown {
+  if (!/^\s*\{/.test(text)) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new FrappeTypeError(`Argument fieldname is not valid JSON: ${text.slice(0, 80)}`);
+  }
+}
+
+/** `insert`: a new document from `doc` (which names its doctype); returns it as stored. */
+async function insert({ ctx, site, args }: MethodCall): Promise<Doc> {
+  return presentDoc(await insertClientDoc(ctx, site.documents, args.doc), 'v1');
+}
+
+/**
+ * `save`: the whole document, as read earlier (so `modified` is checked); a document without a
+ * name is inserted, as the reference's `Document.save` does.
+ */
+async function save({ ctx, site, args }: MethodCall): Promise<Doc> {
+  const doc = asObject(args.doc, 'doc');
+  const doctype = requiredString(doc, 'doctype', 'doc');
+  const name = doc.name;
+  if (ctx.metas.get(doctype).isSingle) return presentDoc(await updateSingle(ctx, site.documents, doctype, doc, String(name || doctype)), 'v1');
+  if (name === undefined || name === null || name === '') return presentDoc(await site.documents.insert(ctx, doctype, doc), 'v1');
+  return presentDoc(await site.documents.update(ctx, doctype, String(name), doc), 'v1');
+}
+
+/** `delete`: deletes a document (or a child row, saving its parent); answers nothing, so the body is `{}`. */
+async function deleteDoc({ ctx, site, args }: MethodCall): Promise<undefined> {
+  const doctype = String(args.doctype);
+  const meta = ctx.metas.get(doctype);
+  if (meta.isChild) await deleteChildRow(ctx, site.documents, doctype, String(args.name));
+  else if (meta.isSingle) await deleteSingle(ctx, site.documents, doctype, String(args.name));
+  else await site.documents.delete(ctx, doctype, String(args.name));
+  return undefined;
+}
+
+/** `rename_doc`: renames a document and everything pointing at it; returns the new name. */
+async function renameDoc({ ctx, site, args }: MethodCall): Promise<string> {
+  return renameDocument(ctx, site.documents, String(args.doctype), String(args.old_name), String(args.new_name), {
+    merge: args.merge === true,
+  });
+}
+
+/** The single-document writes of `fw.client`: set_value, insert, save, delete, rename_doc. */
+export function registerClientWriteMethods(methods: MethodRegistry): void {
+  methods.register('fw.client.set_value', setValue, {
+    methods: WRITE_VERBS,
+    params: [DOCTYPE, NAME, { name: 'fieldname', type: 'any', required: true }, { name: 'value', type: 'any' }],
+  });
+  methods.register('fw.client.insert', insert, { methods: WRITE_VERBS, params: [{ name: 'doc', type: 'object', required: true }] });
+  methods.register('fw.client.save', save, { methods: WRITE_VERBS, params: [{ name: 'doc', type: 'object', required: true }] });
+  methods.register('fw.client.delete', deleteDoc, { methods: ['DELETE', 'POST'], params: [DOCTYPE, NAME] });
+  methods.register('fw.client.rename_doc', renameDoc, {
+    methods: WRITE_VERBS,
+    params: [
+      DOCTYPE,
+      { name: 'old_name', type: 'string', required: true },
+      { name: 'new_name', type: 'string', required: true },
+      { name: 'merge', type: 'bool' },
+    ],
+  });
+}

@@ -1,0 +1,64 @@
+import { presentDoc } from '../../documents/present-document.js';
+import type { Doc } from '../../meta/doctype.js';
+import type { DocMethodCall } from '../doc-methods.js';
+import type { HttpVerb, MethodCall, MethodRegistry } from '../method-registry.js';
+import { asObject, requiredString } from './client-args.js';
+
+/** Reference §14: submit and cancel take POST or PUT. */
+const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
+
+/**
+ * `fw.client.submit`: the whole document (with `modified`, which must be current) saved with
+ * docstatus 1; a document without a name is inserted submitted. Returns the document.
+ */
+async function submit({ ctx, site, args }: MethodCall): Promise<Doc> {
+  const doc = asObject(args.doc, 'doc');
+  const doctype = requiredString(doc, 'doctype', 'doc');
+  const name = doc.name;
+  if (name === undefined || name === null || name === '') {
+    return presentDoc(await site.documents.insert(ctx, doctype, { ...doc, docstatus: 1 }), 'v1');
+  }
+  return presentDoc(await site.documents.submit(ctx, doctype, String(name), doc), 'v1');
+}
+
+/** `fw.client.cancel`: cancels the stored document; returns it. */
+async function cancel({ ctx, site, args }: MethodCall): Promise<Doc> {
+  return presentDoc(await site.documents.cancel(ctx, String(args.doctype), String(args.name)), 'v1');
+}
+
+/**
+ * The document method `submit`: saves the document as the method sees it (stored, overlaid with
+ * the client's `docs`) with docstatus 1, and answers it, as the reference's `Document.submit` does.
+ */
+async function submitMethod({ ctx, site, doc }: DocMethodCall): Promise<Doc> {
+  return presentDoc(await site.documents.submit(ctx, String(doc.doctype), String(doc.name), doc), 'v1');
+}
+
+/** The document method `cancel`: cancels the stored document and answers it. */
+async function cancelMethod({ ctx, site, doc }: DocMethodCall): Promise<Doc> {
+  return presentDoc(await site.documents.cancel(ctx, String(doc.doctype), String(doc.name)), 'v1');
+}
+
+/** The document method `discard`: sets the stored draft to cancelled and answers it. */
+async function discardMethod({ ctx, site, doc }: DocMethodCall): Promise<Doc> {
+  return presentDoc(await site.documents.discard(ctx, String(doc.doctype), String(doc.name)), 'v1');
+}
+
+/**
+ * Submit, cancel and discard: `fw.client.submit` and `fw.client.cancel`, and the whitelisted
+ * document methods `submit`, `cancel` and `discard` of every DocType (POST, through run_doc_method
+ * and `?run_method=`), which answer the saved document.
+ */
+export function registerDocstatusMethods(methods: MethodRegistry): void {
+  methods.register('fw.client.submit', submit, { methods: WRITE_VERBS, params: [{ name: 'doc', type: 'object', required: true }] });
+  methods.register('fw.client.cancel', cancel, {
+    methods: WRITE_VERBS,
+    params: [
+      { name: 'doctype', type: 'string', required: true },
+      { name: 'name', type: 'string', required: true },
+    ],
+  });
+  methods.registerDocMethod('*', 'submit', submitMethod, { methods: ['POST'] });
+  methods.registerDocMethod('*', 'cancel', cancelMethod, { methods: ['POST'] });
+  methods.registerDocMethod('*', 'discard', discardMethod, { methods: ['POST'] });
+}

@@ -1,0 +1,25 @@
+import { issueApiKeys } from '../../auth/issue-api-keys.js';
+import { PermissionError } from '../../errors/index.js';
+import type { MethodCall, MethodRegistry } from '../method-registry.js';
+
+/**
+ * `generate_keys`: a new API secret for a user (a System Manager for anyone, any user for
+ * themselves); a new call replaces the secret.
+ */
+async function generateKeys({ ctx, args }: MethodCall): Promise<{ api_key: string; api_secret: string }> {
+  const user = String(args.user);
+  const { principal } = ctx;
+  if (!principal.roles.has('System Manager') && !principal.isAdministrator && principal.user !== user) {
+    throw new PermissionError('Not permitted', { messages: [{ message: 'Only a System Manager may generate keys for another user' }] });
+  }
+  const { apiKey, apiSecret } = await issueApiKeys(ctx.q, ctx.dialect, user);
+  return { api_key: apiKey, api_secret: apiSecret };
+}
+
+/** User-related methods. */
+export function registerUserMethods(methods: MethodRegistry): void {
+  methods.register('fw.core.doctype.user.user.generate_keys', generateKeys, {
+    methods: ['POST'],
+    params: [{ name: 'user', type: 'string', required: true }],
+  });
+}

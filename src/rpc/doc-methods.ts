@@ -1,0 +1,171 @@
+import { DoesNotExistError, PermissionError, TimestampMismatchError } from '../errors/index.js';
+import { mergePatch } from '../documents/build-document.js';
+import type { DocContext } from '../documents/doc-context.js';
+import { presentDoc } from '../documents/present-document.js';
+import type { Doc } from '../meta/doctype.js';
+import type { Site } from '../site/site.js';
+import type { HttpExchange, HttpVerb } from './method-registry.js';
+
+/** A call of a document method: the document it runs on and the caller's arguments. */
+export interface DocMethodCall {
+  readonly ctx: DocContext;
+  readonly site: Site;
+  /**
+   * The document as stored, overlaid with the client's unsaved values when run_doc_method sent
+   * `docs`. A handler may change it in place: unless the handler saved the document, the caller
+   * gets this object back in `docs`, as the reference returns its in-memory document.
+   */
+  readonly doc: Doc;
+  /** Keyword arguments: a dict `args` spread, any other value under `args`; run_method's form fields. */
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly http: HttpExchange;
+}
+
+export type DocMethodHandler = (call: DocMethodCall) => Promise<unknown>;
+
+/** Registration options of a document method. */
+export interface DocMethodOptions {
+  /** Verbs the method allows; default GET, POST, PUT, DELETE as for whitelisted methods. */
+  readonly methods?: readonly HttpVerb[];
+  /**
+   * False for a controller method that server code may call but clients may not; calling it over
+   * HTTP answers 403, as calling a non-whitelisted method does in the reference.
+   */
+  readonly whitelisted?: boolean;
+}
+
+/** A registered document method. */
+export interface DocMethodDefinition {
+  readonly doctype: string;
+  readonly name: string;
+  readonly handler: DocMethodHandler;
+  readonly methods: readonly HttpVerb[];
+  readonly whitelisted: boolean;
+}
+
+const DEFAULT_VERBS: readonly HttpVerb[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/** Controller methods by DocType (`*` for every DocType), callable through run_doc_method and run_method. */
+export class DocMethodRegistry {
+  readonly #methods = new Map<string, DocMethodDefinition>();
+
+  /** Registers `handler` as method `name` of `doctype` (or of every DocType with `*`), replacing an earlier one. */
+  register(doctype: string, name: string, handler: DocMethodHandler, options: DocMethodOptions = {}): this {
+    this.#methods.set(key(doctype, name), {
+      doctype,
+      name,
+      handler,
+      methods: options.methods ?? DEFAULT_VERBS,
+      whitelisted: options.whitelisted ?? true,
+    });
+    return this;
+  }
+
+  /** The method `name` of `doctype`: the DocType's own registration first, then one for every DocType. */
+  resolve(doctype: string, name: string): DocMethodDefinition | undefined {
+    return this.#methods.get(key(doctype, name)) ?? this.#methods.get(key('*', name));
+  }
+}
+
+function key(doctype: string, name: string): string {
+  return `${doctype}\u0000${name}`;
+}
+
+/** One invocation of a document method over HTTP. */
+export interface DocMethodInvocation {
+  readonly ctx: DocContext;
+  readonly site: Site;
+  readonly http: HttpExchange;
+  readonly doctype: string;
+  readonly name: string;
+  readonly method: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The right the caller needs on the document: read (run_doc_method, GET run_method) or write (POST run_method). */
+  readonly right: 'read' | 'write';
+  /** The client's copy of the document (run_doc_method `docs`): checked to be current, then overlaid. */
+  readonly clientDoc?: Doc;
+}
+
+/** What a document method answered, and the document to send back (v1 form). */
+export interface DocMethodOutcome {
+  readonly result: unknown;
+  readonly doc: Doc;
+}
+
+/**
+ * Runs a whitelisted document method: the document must exist and be readable (or writable), so
+ * no method lookup reveals anything about documents the caller may not see; then an unknown method
+ * is 404, a non-whitelisted one or a verb it does not allow 403.
+ */
+export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMethodOutcome> {
+  const { ctx, site, doctype, name } = inv;
+  const stored = await site.documents.get(ctx, doctype, name);
+  if (inv.right === 'write') {
+    const meta = ctx.metas.get(doctype);
+    // Judged on the stored row itself: `get` hides fields the caller may not read, which a rule may need.
+    await site.documents.authorize(ctx, meta, 'write', (await site.documents.repo(ctx).load(ctx.q, meta, name)) ?? stored);
+  }
+
+  const doc: Doc = structuredClone(stored);
+  if (inv.clientDoc) {
+    const sent = inv.clientDoc.modified;
+    if (sent !== undefined && sent !== null && String(sent) !== stored.modified) {
+      throw new TimestampMismatchError(
+        `Error: ${name} (${doctype}) has been modified after you have opened it ` +
+          `(${String(stored.modified)}, ${String(sent)}). Please refresh to get the latest document.`,
+        { doctype },
+      );
+    }
+    mergePatch(ctx.metas.get(doctype), doc, inv.clientDoc);
+  }
+
+  const definition = site.methods.docMethods.resolve(doctype, inv.method);
+  if (!definition) {
+    throw new DoesNotExistError(`Method ${inv.method} not found on ${doctype}`, {
+      messages: [{ message: `${doctype} has no method ${inv.method}`, title: 'Not Found' }],
+    });
+  }
+  if (!definition.whitelisted) {
+    throw new PermissionError('Not permitted', {
+      messages: [{ message: `Method ${inv.method} of ${doctype} is not whitelisted`, title: 'Method Not Allowed' }],
+    });
+  }
+  if (!definition.methods.includes(inv.http.verb)) {
+    throw new PermissionError('Not permitted', {
+      messages: [{ message: `${inv.http.verb} is not allowed for ${inv.method}`, title: 'Method Not Allowed' }],
+    });
+  }
+
+  const result = await definition.handler({ ctx, site, doc, args: inv.args, http: inv.http });
+  return { result, doc: presentDoc(await documentAfter(inv, stored, doc), 'v1') };
+}
+
+/**
+ * The document to send back: as stored when the method saved it, else the in-memory one, which
+ * carries the method's unsaved changes (and is all that is left when the method deleted it).
+ */
+async function documentAfter(inv: DocMethodInvocation, stored: Doc, inMemory: Doc): Promise<Doc> {
+  const meta = inv.ctx.metas.get(inv.doctype);
+  const now = await inv.site.documents.repo(inv.ctx).load(inv.ctx.q, meta, inv.name);
+  if (now && now.modified !== stored.modified) return inv.site.documents.get(inv.ctx, inv.doctype, inv.name);
+  return inMemory;
+}
+
+/**
+ * The keyword arguments of run_doc_method from its `args` parameter (JSON text or a value): a dict
+ * is spread; anything else arrives under `args`; text that is not JSON is passed as text.
+ */
+export function docMethodArgs(raw: unknown): Record<string, unknown> {
+  let value = raw;
+  if (typeof value === 'string') {
+    if (value.trim() === '') return {};
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return { args: raw };
+    }
+  }
+  if (value === undefined || value === null) return {};
+  if (typeof value === 'object' && !Array.isArray(value)) return { ...(value as Record<string, unknown>) };
+  return { args: value };
+}

@@ -1,0 +1,164 @@
+import { FrappeTypeError } from '../errors/index.js';
+import type { DocContext } from '../documents/doc-context.js';
+import type { Site } from '../site/site.js';
+import { DocMethodRegistry, type DocMethodHandler, type DocMethodOptions } from './doc-methods.js';
+
+/** HTTP verbs a method may allow. */
+export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** The declared type of a method parameter; values are coerced leniently, as the reference does. */
+export type ParamType = 'string' | 'int' | 'bool' | 'json' | 'object' | 'list' | 'any';
+
+/** One declared parameter of a whitelisted method. */
+export interface ParamSpec {
+  readonly name: string;
+  readonly type: ParamType;
+  readonly required?: boolean;
+}
+
+/** What a method sees of the HTTP exchange: enough for login and logout, nothing of Fastify. */
+export interface HttpExchange {
+  /** The verb of the request; document methods check it against the verbs they allow. */
+  readonly verb: HttpVerb;
+  readonly ip: string;
+  readonly userAgent: string | undefined;
+  /** The session id the request came with, if it had a live session. */
+  readonly sid: string | undefined;
+  readonly secure: boolean;
+  setCookie(name: string, value: string, options: { httpOnly?: boolean; maxAge?: number }): void;
+  clearCookie(name: string): void;
+  /** Extra top-level keys of the response body (login adds `home_page`, `full_name`). */
+  extraBody: Record<string, unknown>;
+}
+
+/** A call of a whitelisted method. */
+export interface MethodCall {
+  readonly ctx: DocContext;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly site: Site;
+  readonly http: HttpExchange;
+}
+
+export type MethodHandler = (call: MethodCall) => Promise<unknown>;
+
+/** Registration options: who may call, with which verbs, with which parameters. */
+export interface MethodOptions {
+  readonly allowGuest?: boolean;
+  readonly methods?: readonly HttpVerb[];
+  readonly params?: readonly ParamSpec[];
+  /**
+   * The handler opens its own transactions (`site.db.transaction`) and gets a read-only context
+   * holding no connection (`Site.detached`): for work that must be stored even when the call then
+   * fails (login counts a failed attempt).
+   */
+  readonly ownTransactions?: boolean;
+  /** False for methods that never touch the database (`ping`), so they answer while it is down. */
+  readonly usesDatabase?: boolean;
+}
+
+/** A registered method. */
+export interface MethodDefinition {
+  readonly path: string;
+  readonly handler: MethodHandler;
+  readonly allowGuest: boolean;
+  readonly methods: readonly HttpVerb[];
+  readonly params: readonly ParamSpec[];
+  readonly ownTransactions: boolean;
+  readonly usesDatabase: boolean;
+}
+
+const DEFAULT_VERBS: readonly HttpVerb[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/**
+ * Whitelisted methods by dotted path. A path registered under `fw.` also answers under `frappe.`
+ * (and the other way round), so clients written for the reference work unchanged.
+ */
+export class MethodRegistry {
+  readonly #methods = new Map<string, MethodDefinition>();
+  /** Whitelisted document (controller) methods, reached through run_doc_method and run_method. */
+  readonly docMethods = new DocMethodRegistry();
+
+  register(path: string, handler: MethodHandler, options: MethodOptions = {}): this {
+    this.#methods.set(path, {
+      path,
+      handler,
+      allowGuest: options.allowGuest ?? false,
+      methods: options.methods ?? DEFAULT_VERBS,
+      params: options.params ?? [],
+      ownTransactions: options.ownTransactions ?? false,
+      usesDatabase: options.usesDatabase ?? true,
+    });
+    return this;
+  }
+
+  /** Registers a document method of `doctype` (`*`: every DocType); see DocMethodRegistry. */
+  registerDocMethod(doctype: string, name: string, handler: DocMethodHandler, options: DocMethodOptions = {}): this {
+    this.docMethods.register(doctype, name, handler, options);
+    return this;
+  }
+
+  /** The method at `path` under either prefix, or undefined. */
+  resolve(path: string): MethodDefinition | undefined {
+    const direct = this.#methods.get(path);
+    if (direct) return direct;
+    if (path.startsWith('frappe.')) return this.#methods.get(`fw.${path.slice(7)}`);
+    if (path.startsWith('fw.')) return this.#methods.get(`frappe.${path.slice(3)}`);
+    return undefined;
+  }
+}
+
+/** Checks and coerces call arguments against the declared parameters; undeclared ones pass through. */
+export function bindArguments(params: readonly ParamSpec[], args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...args };
+  for (const p of params) {
+    const value = args[p.name];
+    if (value === undefined || value === null || value === '') {
+      if (p.required) throw new FrappeTypeError(`Missing required argument: ${p.name}`);
+      continue;
+    }
+    out[p.name] = coerce(p, value);
+  }
+  return out;
+}
+
+function coerce(p: ParamSpec, value: unknown): unknown {
+  const fail = (): never => {
+    throw new FrappeTypeError(`Argument ${p.name} must be ${describe(p.type)}, got ${JSON.stringify(value)?.slice(0, 80)}`);
+  };
+  switch (p.type) {
+    case 'string':
+      if (typeof value === 'string') return value;
+      if (typeof value === 'number') return String(value);
+      return fail();
+    case 'int': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+      return Number.isSafeInteger(n) ? n : fail();
+    }
+    case 'bool':
+      if (value === true || value === 1 || value === '1' || value === 'true' || value === 'True') return true;
+      if (value === false || value === 0 || value === '0' || value === 'false' || value === 'False') return false;
+      return fail();
+    case 'json':
+    case 'object':
+    case 'list': {
+      let v = value;
+      if (typeof v === 'string') {
+        try {
+          v = JSON.parse(v);
+        } catch {
+          if (p.type === 'json') return value;
+          return fail();
+        }
+      }
+      if (p.type === 'object' && (v === null || typeof v !== 'object' || Array.isArray(v))) return fail();
+      if (p.type === 'list' && !Array.isArray(v)) return fail();
+      return v;
+    }
+    default:
+      return value;
+  }
+}
+
+function describe(type: ParamType): string {
+  return { string: 'a string', int: 'an integer', bool: 'a boolean', json: 'JSON', object: 'an object', list: 'a list', any: 'a value' }[type];
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { now } from '../datetime/clock.js';
+import { CORE_DOCTYPES } from '../meta/core-doctypes/index.js';
+import { definitionToDoc } from '../meta/doctype-document.js';
+import type { Doc, DocTypeDef } from '../meta/doctype.js';
+import { Meta } from '../meta/meta.js';
+import type { MetaRegistry } from '../meta/meta-registry.js';
+import { syncTable } from '../meta/schema-sync.js';
+import { DocumentRepository } from '../documents/document-repository.js';
+import { stampChildRows } from '../documents/child-rows.js';
+import { seriesTableStatement } from '../documents/naming-series.js';
+import { singlesTableStatement } from '../documents/single-rows.js';
+import { authTableStatements } from '../auth/auth-tables.js';
+import { setUserPassword } from '../auth/passwords.js';
+import type { Queryable } from '../storage/database.js';
+import type { Dialect } from '../storage/dialect.js';
+
+/** The standard roles every site has (reference §12). */
+export const STANDARD_ROLES = ['Administrator', 'System Manager', 'All', 'Guest', 'Desk User'] as const;
+
+const SYSTEM_USER = 'Administrator';
+
+/** Progress reports for long CLI work. */
+export type Progress = (message: string) => void;
+
+/** Fingerprint of what installCore writes, so an up-to-date site is left untouched at every start. */
+const CORE_FINGERPRINT = createHash('sha256').update(JSON.stringify([CORE_DOCTYPES, STANDARD_ROLES])).digest('hex');
+const FINGERPRINT_KEY = 'core_fingerprint';
+
+/**
+ * Creates or updates everything a site needs before it can serve: system tables, the tables and
+ * stored definitions of the built-in DocTypes, the standard roles and the built-in users.
+ * Idempotent: running it again brings an older site up to date without touching its data; a site
+ * already installed by this version of fw is not written at all unless `force` is set.
+ */
+export async function installCore(
+  q: Queryable,
+  dialect: Dialect,
+  metas: MetaRegistry,
+  progress: Progress = () => {},
+  options: { force?: boolean } = {},
+): Promise<void> {
+  await q.run(metas.stateTableStatement());
+  await q.run(seriesTableStatement(dialect));
+  await q.run(singlesTableStatement(dialect));
+  for (const statement of authTableStatements(dialect)) await q.run(statement);
+  if (!options.force && (await metas.readState(q, FINGERPRINT_KEY)) === CORE_FINGERPRINT) {
+    progress('built-in DocTypes are up to date');
+    return;
+  }
+
+  // Core definitions plus whatever custom DocTypes the site already holds.
+  const custom = await existingCustomDefinitions(q, dialect, metas);
+  metas.setAll([...CORE_DOCTYPES, ...custom]);
+  const repo = new DocumentRepository(dialect, (d) => metas.get(d));
+  const stamp = now('UTC');
+
+  for (const def of CORE_DOCTYPES) {
+    progress(`DocType ${def.name}`);
+    await syncTable(q, dialect, metas.get(def.name));
+  }
+  for (const def of CORE_DOCTYPES) await storeDefinition(q, repo, metas, def, stamp);
+
+  for (const role of STANDARD_ROLES) {
+    await ensureDoc(q, repo, metas.get('Role'), { name: role, role_name: role, desk_access: role === 'Guest' ? 0 : 1 }, stamp);
+  }
+  await ensureDoc(q, repo, metas.get('User'), builtInUser('Administrator', 'admin@example.com', 'System User', ['Administrator', 'System Manager']), stamp);
+  await ensureDoc(q, repo, metas.get('User'), builtInUser('Guest', 'guest@example.com', 'Website User', ['Guest']), stamp);
+  await metas.writeState(q, FINGERPRINT_KEY, CORE_FINGERPRINT);
+  await metas.bumpVersion(q);
+}
+
+/** Sets the Administrator's password (at creation, or from the CLI). */
+export async function setAdministratorPassword(q: Queryable, dialect: Dialect, password: string): Promise<void> {
+  await setUserPassword(q, dialect, SYSTEM_USER, password);
+}
+
+function builtInUser(name: string, email: string, userType: string, roles: string[]): Doc {
+  return {
+    name,
+    email,
+    first_name: name,
+    full_name: name,
+    enabled: 1,
+    user_type: userType,
+    roles: roles.map((role) => ({ role })),
+  };
+}
+
+async function existingCustomDefinitions(q: Queryable, dialect: Dialect, metas: MetaRegistry): Promise<DocTypeDef[]> {
+  if ((await dialect.listColumns(q, 'tabDocType')).length === 0) return [];
+  await metas.load(q);
+  return metas
+    .names()
+    .map((n) => metas.get(n).def)
+    .filter((d) => d.custom === 1);
+}
+
+/** Writes a built-in definition into tabDocType/tabDocField/tabDocPerm, replacing the stored one. */
+async function storeDefinition(q: Queryable, repo: DocumentRepository, metas: MetaRegistry, def: DocTypeDef, stamp: string): Promise<void> {
+  const meta = metas.get('DocType');
+  const doc = { ...definitionToDoc(def), custom: 0, module: def.module ?? 'Core' };
+  const stored = await repo.load(q, meta, def.name);
+  const full = withStandardFields(doc, stamp, stored);
+  stampChildRows(meta, full, stamp, SYSTEM_USER);
+  if (stored) await repo.update(q, meta, full);
+  else await repo.insert(q, meta, full);
+}
+
+/** Inserts a document when none of that name exists yet. */
+async function ensureDoc(q: Queryable, repo: DocumentRepository, meta: Meta, doc: Doc, stamp: string): Promise<void> {
+  if (await repo.exists(q, meta, String(doc.name))) return;
+  const full = withStandardFields(doc, stamp, undefined);
+  stampChildRows(meta, full, stamp, SYSTEM_USER);
+  await repo.insert(q, meta, full);
+}
+
+function withStandardFields(doc: Doc, stamp: string, stored: Doc | undefined): Doc {
+  return {
+    ...doc,
+    owner: stored?.owner ?? SYSTEM_USER,
+    creation: stored?.creation ?? stamp,
+    modified: stamp,
+    modified_by: SYSTEM_USER,
+    docstatus: 0,
+    idx: 0,
+  };
+}

@@ -1,0 +1,129 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { loadApps } from '../apps/load-apps.js';
+import { registerApps } from '../apps/register-apps.js';
+import { SessionStore } from '../auth/sessions.js';
+import { TokenCache } from '../auth/token-cache.js';
+import { registerDeletedDocumentController } from '../controllers/deleted-document-controller.js';
+import { registerDocShareController } from '../controllers/doc-share-controller.js';
+import { registerDocTypeController } from '../controllers/doctype-controller.js';
+import { registerFileController } from '../controllers/file-controller.js';
+import { registerSingleDocTypeController } from '../controllers/single-doctype-controller.js';
+import { registerSystemSettingsController } from '../controllers/system-settings-controller.js';
+import { registerToDoController } from '../controllers/todo-controller.js';
+import { registerUserController } from '../controllers/user-controller.js';
+import { registerUserPermissionController } from '../controllers/user-permission-controller.js';
+import { registerVersionController } from '../controllers/version-controller.js';
+import { DocumentService } from '../documents/document-service.js';
+import { HookRegistry } from '../documents/hooks.js';
+import { openFileStore } from '../files/open-file-store.js';
+import { createFieldTypeRegistry } from '../meta/field-types/index.js';
+import { MetaRegistry } from '../meta/meta-registry.js';
+import { registerBuiltinMethods } from '../rpc/builtin/index.js';
+import { MethodRegistry } from '../rpc/method-registry.js';
+import { setAdministratorPassword, type Progress } from './install-core.js';
+import { migrateDatabase } from './migrate-site.js';
+import { openSiteDatabase } from './open-site-database.js';
+import { writeNewSiteConfig } from './site-config.js';
+import { sitePaths } from './site-paths.js';
+import { siteSettings } from './site-settings.js';
+import { Site } from './site.js';
+
+/** Options of openSite. */
+export interface OpenSiteOptions {
+  /** Overrides the site config's database URL. */
+  readonly dbUrl?: string;
+  readonly progress?: Progress;
+}
+
+/**
+ * The one composition root: config -> apps -> database -> registries -> services. Runs the built-in
+ * part of the migration (migrateDatabase, scope `builtIn`: built-in DocTypes, and the apps'
+ * DocTypes when they changed) before serving, so an upgraded fw or a newly listed app works on an
+ * older site; custom DocTypes' tables are re-synced by `fw migrate`.
+ */
+export async function openSite(dir: string, options: OpenSiteOptions = {}): Promise<Site> {
+  const { paths, config, db } = await openSiteDatabase(dir, { dbUrl: options.dbUrl });
+  try {
+    const types = createFieldTypeRegistry();
+    const apps = await loadApps(paths.root, config.apps, types);
+    const metas = new MetaRegistry(db.dialect, types);
+    await migrateDatabase(db, metas, { scope: 'builtIn', apps, progress: options.progress });
+    await db.read((q) => metas.load(q));
+
+    const hooks = new HookRegistry();
+    registerDocTypeController(hooks);
+    registerUserController(hooks);
+    registerToDoController(hooks);
+    registerDocShareController(hooks);
+    registerUserPermissionController(hooks);
+    registerSystemSettingsController(hooks);
+    registerSingleDocTypeController(hooks);
+    registerFileController(hooks, openFileStore(paths));
+    const documents = new DocumentService();
+    registerVersionController(hooks, documents);
+    registerDeletedDocumentController(hooks, documents);
+    const methods = new MethodRegistry();
+    registerBuiltinMethods(methods);
+    // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
+    await registerApps(apps, { hooks, methods, documents });
+
+    const site = new Site(
+      paths,
+      config,
+      db,
+      metas,
+      hooks,
+      documents,
+      methods,
+      new SessionStore(db.dialect),
+      new TokenCache(),
+    );
+    // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
+    await siteSettings(site);
+    return site;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+/** True when `dir` already holds a site. */
+export async function siteExists(dir: string): Promise<boolean> {
+  try {
+    await stat(sitePaths(dir).config);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Result of creating a site: the Administrator password, when fw generated it. */
+export interface NewSiteResult {
+  readonly generatedPassword: string | undefined;
+}
+
+/**
+ * Creates a site folder (config, database, file folders), the built-in tables and the
+ * Administrator. Without a password one is generated and returned, to be shown once.
+ */
+export async function createSite(
+  dir: string,
+  options: { dbUrl?: string; adminPassword?: string; progress?: Progress } = {},
+): Promise<NewSiteResult> {
+  const paths = sitePaths(dir);
+  if (await siteExists(dir)) throw new Error(`${paths.root} already holds a site (site_config.json exists)`);
+  await mkdir(paths.publicFiles, { recursive: true });
+  await mkdir(paths.privateFiles, { recursive: true });
+  await writeNewSiteConfig(paths.config, options.dbUrl ?? 'sqlite:site.db');
+  const generatedPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
+  const site = await openSite(dir, { progress: options.progress });
+  try {
+    await site.db.transaction((q) =>
+      setAdministratorPassword(q, site.db.dialect, options.adminPassword ?? (generatedPassword as string)),
+    );
+  } finally {
+    await site.close();
+  }
+  return { generatedPassword };
+}

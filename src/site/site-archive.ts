@@ -1,0 +1,42 @@
+import { open, rm } from 'node:fs/promises';
+import { runProgram } from '../storage/run-program.js';
+
+/** Files to archive: paths relative to `cwd`, kept as they are inside the archive. */
+export interface ArchivePart {
+  readonly cwd: string;
+  readonly paths: readonly string[];
+}
+
+const TAR_MISSING = 'install tar (Debian/Ubuntu: apt-get install tar gzip)';
+
+/*
+ * The system tar, not an npm package: it is on every machine fw runs on and streams folders of any
+ * size. Only short options that GNU tar and bsdtar share; the archive goes through stdout/stdin,
+ * so a colon in its name is never read as `host:path`.
+ */
+
+/** Writes a gzip-compressed tar of `parts` into the new file `file`, readable by its owner only. */
+export async function writeArchive(file: string, parts: readonly ArchivePart[]): Promise<void> {
+  const args = ['-c', '-z', '-f', '-'];
+  for (const part of parts) args.push('-C', part.cwd, ...part.paths);
+  // A backup holds every secret of a site: the database and the encryption key.
+  const handle = await open(file, 'wx', 0o600);
+  try {
+    await runProgram('tar', args, { stdout: handle.fd, whenMissing: TAR_MISSING });
+  } catch (err) {
+    await handle.close();
+    await rm(file, { force: true });
+    throw err;
+  }
+  await handle.close();
+}
+
+/** Unpacks a gzip-compressed tar into the existing folder `into`, with this user as the owner. */
+export async function extractArchive(file: string, into: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await runProgram('tar', ['-x', '-z', '-f', '-', '--no-same-owner', '-C', into], { stdin: handle.fd, whenMissing: TAR_MISSING });
+  } finally {
+    await handle.close();
+  }
+}

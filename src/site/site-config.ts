@@ -1,0 +1,103 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { isValidTimeZone } from '../datetime/clock.js';
+
+/** What a site knows before its database opens, and the defaults of every setting (site_config.json). */
+export interface SiteConfig {
+  /** `sqlite:<file>` (relative to the site folder) or `postgres://...`. */
+  readonly db_url: string;
+  /** Key for encrypted Password-field values; generated at site creation. */
+  readonly encryption_key: string;
+  readonly developer_mode: boolean;
+  readonly time_zone: string;
+  /** Idle session expiry in seconds. */
+  readonly session_expiry: number;
+  readonly max_request_size: number;
+  readonly max_file_size: number;
+  readonly allow_consecutive_login_attempts: number;
+  readonly allow_login_after_fail: number;
+  readonly db_pool_size: number;
+  /** PostgreSQL: seconds to wait for a connection before a request fails with 503. */
+  readonly db_connect_timeout: number;
+  /** PostgreSQL: seconds one statement may run before the server cancels it (503). */
+  readonly db_statement_timeout: number;
+  readonly apps: readonly string[];
+  /** True when a reverse proxy in front of fw sets X-Forwarded-For / -Proto and may be believed. */
+  readonly trust_proxy: boolean;
+  /** When true, a login ends the user's other sessions. */
+  readonly deny_multiple_sessions: boolean;
+  /** Origins browsers may call from with credentials: `"*"` (any) or a list; null for none. */
+  readonly allow_cors: '*' | readonly string[] | null;
+}
+
+export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
+  developer_mode: false,
+  time_zone: 'UTC',
+  session_expiry: 7 * 24 * 3600,
+  max_request_size: 10 * 1024 * 1024,
+  max_file_size: 25 * 1024 * 1024,
+  allow_consecutive_login_attempts: 10,
+  allow_login_after_fail: 60,
+  db_pool_size: 10,
+  db_connect_timeout: 5,
+  db_statement_timeout: 30,
+  apps: [],
+  trust_proxy: false,
+  deny_multiple_sessions: false,
+  allow_cors: null,
+};
+
+/** A problem in site_config.json, with what to do about it. */
+export class SiteConfigError extends Error {}
+
+function expect<T>(value: unknown, check: (v: unknown) => boolean, key: string, what: string, fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!check(value)) throw new SiteConfigError(`site_config.json: "${key}" must be ${what}`);
+  return value as T;
+}
+
+const isBoolean = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1;
+const isCors = (v: unknown) =>
+  v === null || v === '*' || (Array.isArray(v) && v.every((o) => typeof o === 'string' && o !== ''));
+const positiveInt = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
+const nonNegativeInt = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+const positiveNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+/** Reads and validates a site's config, filling defaults. */
+export async function loadSiteConfig(file: string): Promise<SiteConfig> {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new SiteConfigError(`Cannot read ${file}: ${(err as Error).message}. Create the site with \`fw new-site\`.`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new SiteConfigError(`${file} must hold a JSON object`);
+  const isString = (v: unknown) => typeof v === 'string' && v !== '';
+  const config: SiteConfig = {
+    db_url: expect(raw.db_url, isString, 'db_url', 'a database URL', ''),
+    encryption_key: expect(raw.encryption_key, isString, 'encryption_key', 'a non-empty string', ''),
+    developer_mode: expect(raw.developer_mode, (v) => typeof v === 'boolean' || v === 0 || v === 1, 'developer_mode', 'true or false', false) ? true : false,
+    time_zone: expect(raw.time_zone, (v) => typeof v === 'string' && isValidTimeZone(v), 'time_zone', 'an IANA time zone like "Europe/Berlin"', DEFAULT_CONFIG.time_zone),
+    session_expiry: expect(raw.session_expiry, positiveInt, 'session_expiry', 'a number of seconds', DEFAULT_CONFIG.session_expiry),
+    max_request_size: expect(raw.max_request_size, positiveInt, 'max_request_size', 'a number of bytes', DEFAULT_CONFIG.max_request_size),
+    max_file_size: expect(raw.max_file_size, positiveInt, 'max_file_size', 'a number of bytes', DEFAULT_CONFIG.max_file_size),
+    allow_consecutive_login_attempts: expect(raw.allow_consecutive_login_attempts, nonNegativeInt, 'allow_consecutive_login_attempts', 'a whole number', DEFAULT_CONFIG.allow_consecutive_login_attempts),
+    allow_login_after_fail: expect(raw.allow_login_after_fail, positiveInt, 'allow_login_after_fail', 'a number of seconds', DEFAULT_CONFIG.allow_login_after_fail),
+    db_pool_size: expect(raw.db_pool_size, positiveInt, 'db_pool_size', 'a positive whole number', DEFAULT_CONFIG.db_pool_size),
+    db_connect_timeout: expect(raw.db_connect_timeout, positiveNumber, 'db_connect_timeout', 'a positive number of seconds', DEFAULT_CONFIG.db_connect_timeout),
+    db_statement_timeout: expect(raw.db_statement_timeout, positiveNumber, 'db_statement_timeout', 'a positive number of seconds', DEFAULT_CONFIG.db_statement_timeout),
+    apps: expect(raw.apps, (v) => Array.isArray(v) && v.every((a) => typeof a === 'string'), 'apps', 'a list of module paths', DEFAULT_CONFIG.apps),
+    trust_proxy: Boolean(expect(raw.trust_proxy, isBoolean, 'trust_proxy', 'true or false', DEFAULT_CONFIG.trust_proxy)),
+    deny_multiple_sessions: Boolean(expect(raw.deny_multiple_sessions, isBoolean, 'deny_multiple_sessions', 'true or false', DEFAULT_CONFIG.deny_multiple_sessions)),
+    allow_cors: expect(raw.allow_cors, isCors, 'allow_cors', '"*" or a list of origins like ["https://app.example.com"]', DEFAULT_CONFIG.allow_cors),
+  };
+  if (!config.db_url) throw new SiteConfigError(`${file}: "db_url" is missing`);
+  if (!config.encryption_key) throw new SiteConfigError(`${file}: "encryption_key" is missing`);
+  return config;
+}
+
+/** Writes a new site's config: database URL and a fresh encryption key. */
+export async function writeNewSiteConfig(file: string, dbUrl: string): Promise<void> {
+  const config = { db_url: dbUrl, encryption_key: randomBytes(32).toString('base64url') };
+  await writeFile(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+}

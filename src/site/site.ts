@@ -1,0 +1,100 @@
+import type { Principal } from '../auth/principal.js';
+import type { SessionStore } from '../auth/sessions.js';
+import type { TokenCache } from '../auth/token-cache.js';
+import type { DocContext } from '../documents/doc-context.js';
+import type { DocumentService } from '../documents/document-service.js';
+import type { HookRegistry } from '../documents/hooks.js';
+import type { MetaRegistry } from '../meta/meta-registry.js';
+import type { MethodRegistry } from '../rpc/method-registry.js';
+import type { Database, Queryable, SqlStatement } from '../storage/database.js';
+import type { SiteConfig } from './site-config.js';
+import { SettingsCache } from './site-settings.js';
+import type { SitePaths } from './site-paths.js';
+
+/** Facts about the request a unit of work runs for, beyond the principal. */
+export interface UnitOptions {
+  /** The session the request came with, if any. */
+  readonly sid?: string;
+  /** False for work that never touches the database (liveness): skips the metadata check. */
+  readonly usesDatabase?: boolean;
+}
+
+/** An open site: its config, database and services, wired once by openSite(). */
+export class Site {
+  /** The settings in effect, refreshed after each unit's metadata check; read them through siteSettings(). */
+  readonly settingsCache: SettingsCache;
+
+  constructor(
+    readonly paths: SitePaths,
+    readonly config: SiteConfig,
+    readonly db: Database,
+    readonly metas: MetaRegistry,
+    readonly hooks: HookRegistry,
+    readonly documents: DocumentService,
+    readonly methods: MethodRegistry,
+    readonly sessions: SessionStore,
+    readonly tokenCache: TokenCache,
+  ) {
+    this.settingsCache = new SettingsCache(config);
+  }
+
+  /** The context of one unit of work. */
+  context(principal: Principal, q: Queryable, writable: boolean, unit: UnitOptions = {}): DocContext {
+    return {
+      q,
+      dialect: this.db.dialect,
+      principal,
+      metas: this.metas,
+      hooks: this.hooks,
+      settings: { timeZone: this.settingsCache.current.time_zone, encryptionKey: this.config.encryption_key },
+      writable,
+      sid: unit.sid,
+    };
+  }
+
+  /** Runs read-only work with fresh metadata. */
+  async read<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
+    return this.db.read(async (q) => {
+      await this.#refresh(q);
+      return work(this.context(principal, q, false, unit));
+    });
+  }
+
+  /** Runs work in one transaction with fresh metadata: all of it is stored, or none. */
+  async write<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
+    return this.db.transaction(async (q) => {
+      await this.#refresh(q);
+      return work(this.context(principal, q, true, unit));
+    });
+  }
+
+  /**
+   * Runs work that opens its own transactions (`db.transaction`), such as a login whose failure
+   * count must be stored although the call fails. Its context holds no connection: each read takes
+   * one just for that statement, so waiting for a transaction can never starve the pool.
+   */
+  async detached<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
+    if (unit.usesDatabase !== false) await this.db.read((q) => this.#refresh(q));
+    const db = this.db;
+    const q: Queryable = {
+      all: (statement) => db.read((c) => c.all(statement)),
+      run: (statement) => db.read((c) => c.run(statement)),
+      // No connection outlives one statement here, so rows come from one fetch rather than a cursor.
+      async *iterate<T>(statement: SqlStatement) {
+        yield* await db.read((c) => c.all<T>(statement));
+      },
+    };
+    return work(this.context(principal, q, false, unit));
+  }
+
+  /** The metadata check every unit starts with, and the settings that depend on it. */
+  async #refresh(q: Queryable): Promise<void> {
+    await this.metas.refreshIfStale(q);
+    await this.settingsCache.refresh(q, this.db.dialect, this.metas);
+  }
+
+  /** Closes the database after the work in flight. */
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}

@@ -1,0 +1,47 @@
+import type { Dialect } from './dialect.js';
+
+/** A compiled statement: SQL text with positional placeholders and its bound values. */
+export interface SqlStatement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+export type Row = Record<string, unknown>;
+
+/** The few operations services need from a connection; driver types never leave storage/. */
+export interface Queryable {
+  /** Runs a statement that returns rows. */
+  all<T = Row>(statement: SqlStatement): Promise<T[]>;
+  /** Runs a statement for its effect; `changes` is the number of rows written. */
+  run(statement: SqlStatement): Promise<{ changes: number }>;
+  /** Runs a statement and yields rows one at a time, so a large result never sits in memory whole. */
+  iterate<T = Row>(statement: SqlStatement): AsyncIterable<T>;
+}
+
+/** The database of one site: read-only units of work and transactions. */
+export interface Database {
+  readonly dialect: Dialect;
+  /** Runs `work` with a connection for reads; nothing it does is committed. */
+  read<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
+   * Serialisation failures and deadlocks are retried by the dialect before giving up.
+   */
+  transaction<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Writes a copy of the whole database into the new file `toFile` while the database stays in use
+   * (SQLite: the online backup API; PostgreSQL: `pg_dump --format=custom`). `onProgress` gets the
+   * fraction done where the engine reports one.
+   */
+  backup(toFile: string, onProgress?: BackupProgress): Promise<void>;
+  /**
+   * Replaces the contents of the database with a copy that `backup()` of the same engine wrote
+   * (SQLite: the backup API in reverse; PostgreSQL: `pg_restore --clean`).
+   */
+  restore(fromFile: string, onProgress?: BackupProgress): Promise<void>;
+  /** Finishes the work in flight and closes every connection. */
+  close(): Promise<void>;
+}
+
+/** The fraction (0..1) of a backup or restore done. */
+export type BackupProgress = (fraction: number) => void;

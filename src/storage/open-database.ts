@@ -1,0 +1,95 @@
+import type { Database } from './database.js';
+import type { Dialect } from './dialect.js';
+import { PostgresDatabase } from './postgres/postgres-database.js';
+import { SqliteDatabase } from './sqlite/sqlite-database.js';
+
+/** Options for opening a site's database. */
+export interface OpenDatabaseOptions {
+  /** PostgreSQL connections this process may hold (default 10); ignored by SQLite. */
+  readonly poolSize?: number;
+  /** PostgreSQL: how long to wait for a connection (default 5 s). */
+  readonly connectionTimeoutMs?: number;
+  /** PostgreSQL: server-side limit on one statement (default 30 s); raise it for long migrations. */
+  readonly statementTimeoutMs?: number;
+}
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+
+/** The SQLite file a `sqlite:<path>`, `sqlite://<path>` or plain path URL names. */
+function sqlitePath(url: string): string {
+  if (!/^sqlite:/i.test(url)) return url;
+  const rest = url.slice('sqlite:'.length);
+  return rest.startsWith('//') ? rest.slice(2) : rest;
+}
+
+function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** The engine a database URL names, known before anything is opened (a backup fits only its own engine). */
+export function databaseEngine(url: string): Dialect['name'] {
+  return isPostgresUrl(url) ? 'postgres' : 'sqlite';
+}
+
+/** `host:port/database` of a PostgreSQL URL, for messages (never the password). */
+function postgresTarget(url: string): string {
+  try {
+    const u = new URL(url);
+    const socketHost = u.searchParams.get('host');
+    const host = u.hostname || socketHost || 'localhost';
+    return `${host}:${u.port || '5432'}${u.pathname || '/'}`;
+  } catch {
+    return describeDatabaseUrl(url);
+  }
+}
+
+/** The URL with any password replaced by `***`, safe to log. */
+export function describeDatabaseUrl(url: string): string {
+  if (!url.includes('://')) return url;
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    if (u.searchParams.has('password')) u.searchParams.set('password', '***');
+    return u.toString();
+  } catch {
+    // Not parseable as a URL: hide whatever sits between `user:` and `@`.
+    return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+  }
+}
+
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const db = new PostgresDatabase({ connectionString: url, ...options });
+  try {
+    await db.read((q) => q.all({ sql: 'select 1', parameters: [] }));
+    return db;
+  } catch (err) {
+    await db.close();
+    const reason = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
+    throw new Error(
+      `Could not reach PostgreSQL at ${postgresTarget(url)} (${reason}). Check that the server is running ` +
+        `and accepts connections there, and that the user, password and database name in the database URL ` +
+        `(${describeDatabaseUrl(url)}) are right.`,
+      { cause: err },
+    );
+  }
+}
+
+/**
+ * Opens the database a URL names: `postgres://` or `postgresql://` for PostgreSQL, `sqlite:<path>`,
+ * `sqlite://<path>` or a plain file path for SQLite. The only place that chooses a dialect by name.
+ */
+export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+  if (isPostgresUrl(url)) return openPostgres(url, options);
+  const scheme = SCHEME.exec(url)?.[1]?.toLowerCase();
+  // One-letter schemes are Windows drive letters (C:\site\db.sqlite), i.e. plain paths.
+  if (scheme && scheme !== 'sqlite' && scheme.length > 1) {
+    throw new Error(`Unsupported database URL ${describeDatabaseUrl(url)}: use postgres://..., sqlite:<path> or a file path`);
+  }
+  const path = sqlitePath(url);
+  if (!path) throw new Error(`The database URL ${url} names no SQLite file`);
+  try {
+    return new SqliteDatabase(path);
+  } catch (err) {
+    throw new Error(`Could not open the SQLite database ${path}: ${(err as Error).message}`, { cause: err });
+  }
+}

@@ -1,0 +1,186 @@
+import BetterSqlite3 from 'better-sqlite3';
+import type { BackupProgress, Database, Queryable, Row, SqlStatement } from '../database.js';
+import { AsyncMutex } from '../async-mutex.js';
+import { copyDatabase, restoreDatabaseFile } from './sqlite-backup.js';
+import { SqliteDialect } from './sqlite-dialect.js';
+import { translateSqliteError } from './sqlite-errors.js';
+
+type Connection = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
+
+const STATEMENT_CACHE_SIZE = 512;
+const BUSY_TIMEOUT_MS = 5000;
+
+function openConnection(file: string, readonly: boolean): Connection {
+  const db = new BetterSqlite3(file, { readonly: readonly && file !== ':memory:', timeout: BUSY_TIMEOUT_MS });
+  if (!readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
+  db.pragma('foreign_keys = OFF');
+  db.pragma('cache_size = -32000');
+  db.defaultSafeIntegers(false);
+  return db;
+}
+
+/** better-sqlite3 refuses booleans and undefined; everything else binds as it is. */
+function bindable(parameters: readonly unknown[]): unknown[] {
+  return parameters.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}
+
+/** A connection with a bounded cache of prepared statements, so a query shape is prepared once. */
+class SqliteConnection implements Queryable {
+  readonly #db: Connection;
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(db: Connection) {
+    this.#db = db;
+  }
+
+  get raw(): Connection {
+    return this.#db;
+  }
+
+  #prepare(text: string): Statement {
+    let stmt = this.#statements.get(text);
+    if (stmt) return stmt;
+    stmt = this.#db.prepare(text);
+    if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
+      this.#statements.delete(this.#statements.keys().next().value as string);
+    }
+    this.#statements.set(text, stmt);
+    return stmt;
+  }
+
+  exec(text: string): void {
+    this.#db.exec(text);
+  }
+
+  allSync<T>(s: SqlStatement): T[] {
+    try {
+      const stmt = this.#prepare(s.sql);
+      if (!stmt.reader) {
+        stmt.run(...bindable(s.parameters));
+        return [];
+      }
+      return stmt.all(...bindable(s.parameters)) as T[];
+    } catch (err) {
+      throw translateSqliteError(err);
+    }
+  }
+
+  async all<T = Row>(s: SqlStatement): Promise<T[]> {
+    return this.allSync<T>(s);
+  }
+
+  async run(s: SqlStatement): Promise<{ changes: number }> {
+    try {
+      const stmt = this.#prepare(s.sql);
+      if (stmt.reader) {
+        stmt.all(...bindable(s.parameters));
+        return { changes: 0 };
+      }
+      return { changes: stmt.run(...bindable(s.parameters)).changes };
+    } catch (err) {
+      throw translateSqliteError(err);
+    }
+  }
+
+  async *iterate<T = Row>(s: SqlStatement): AsyncIterable<T> {
+    // Rows are yielded in batches; a statement being iterated keeps its connection busy, so
+    // iteration happens on a connection nobody else uses (see SqliteDatabase.read).
+    const stmt = this.#db.prepare(s.sql);
+    try {
+      for (const row of stmt.iterate(...bindable(s.parameters))) yield row as T;
+    } catch (err) {
+      throw translateSqliteError(err);
+    }
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
+}
+
+/**
+ * The embedded database: one writer connection whose transactions take turns (SQLite has one
+ * writer at a time), and one reader connection that WAL mode lets read alongside the writer.
+ */
+export class SqliteDatabase implements Database {
+  readonly dialect = new SqliteDialect();
+  readonly #file: string;
+  readonly #writer: SqliteConnection;
+  readonly #reader: SqliteConnection;
+  readonly #writeLock = new AsyncMutex();
+  #closed = false;
+
+  constructor(file: string) {
+    this.#file = file;
+    this.#writer = new SqliteConnection(openConnection(file, false));
+    this.#reader = file === ':memory:' ? this.#writer : new SqliteConnection(openConnection(file, true));
+  }
+
+  async read<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
+    return work(this.#readerFacade);
+  }
+
+  /** Reads share one connection, except for iteration, which gets a connection of its own. */
+  readonly #readerFacade: Queryable = {
+    all: (s) => this.#reader.all(s),
+    run: (s) => this.#reader.run(s),
+    iterate: (s) => this.#iterateOnOwnConnection(s),
+  };
+
+  async *#iterateOnOwnConnection<T>(s: SqlStatement): AsyncIterable<T> {
+    if (this.#file === ':memory:') {
+      yield* (await this.#reader.all<T>(s));
+      return;
+    }
+    const conn = new SqliteConnection(openConnection(this.#file, true));
+    try {
+      yield* conn.iterate<T>(s);
+    } finally {
+      conn.close();
+    }
+  }
+
+  async transaction<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
+    return this.#writeLock.run(async () => {
+      try {
+        this.#writer.exec('BEGIN IMMEDIATE');
+      } catch (err) {
+        throw translateSqliteError(err);
+      }
+      try {
+        const result = await work(this.#writer);
+        this.#writer.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.#writer.raw.inTransaction) this.#writer.exec('ROLLBACK');
+        throw err;
+      }
+    });
+  }
+
+  /** Copies from the writer connection between transactions; this process's writes wait for it. */
+  async backup(toFile: string, onProgress?: BackupProgress): Promise<void> {
+    await this.#writeLock.run(() => copyDatabase(this.#writer.raw, toFile, onProgress));
+  }
+
+  /** Other processes with the file open see the restored contents; stop them first all the same. */
+  async restore(fromFile: string, onProgress?: BackupProgress): Promise<void> {
+    if (this.#file === ':memory:') throw new Error('An in-memory SQLite database cannot be restored into');
+    await this.#writeLock.run(() => restoreDatabaseFile(fromFile, this.#file, onProgress));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // Wait for the transaction in flight, then close.
+    await this.#writeLock.run(async () => {
+      if (this.#reader !== this.#writer) this.#reader.close();
+      this.#writer.close();
+    });
+  }
+}

@@ -1,0 +1,143 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { originAllowed } from '../../src/http/cors.js';
+import { testDialects } from '../helpers/dialects.js';
+import { assertV1Error } from '../helpers/error-envelope.js';
+import { reopenWithConfig, type ReopenedSite } from '../helpers/reopen-with-config.js';
+import { startTestSite, type TestSite } from '../helpers/test-site.js';
+
+const APP_ORIGIN = 'https://app.example.com';
+const EVIL_ORIGIN = 'https://evil.example.net';
+
+function preflight(app: FastifyInstance, url: string, origin: string) {
+  return app.inject({
+    method: 'OPTIONS',
+    url,
+    headers: {
+      origin,
+      'access-control-request-method': 'PUT',
+      'access-control-request-headers': 'content-type, x-frappe-csrf-token',
+    },
+  });
+}
+
+describe('originAllowed', () => {
+  test('matches listed origins without regard to case or a trailing slash, and nothing else', () => {
+    assert.equal(originAllowed([`${APP_ORIGIN}/`], 'HTTPS://App.Example.com'), true);
+    assert.equal(originAllowed([APP_ORIGIN], EVIL_ORIGIN), false);
+    assert.equal(originAllowed([APP_ORIGIN], `${APP_ORIGIN}.evil.net`), false);
+    assert.equal(originAllowed('*', EVIL_ORIGIN), true);
+    assert.equal(originAllowed(null, APP_ORIGIN), false);
+    assert.equal(originAllowed('*', undefined), false);
+  });
+});
+
+for (const dialect of testDialects()) {
+  describe(`CORS (${dialect.name})`, () => {
+    let t: TestSite;
+    let listed: ReopenedSite;
+    let anyOrigin: ReopenedSite;
+    let developer: ReopenedSite;
+    before(async () => {
+      t = await startTestSite(dialect);
+      listed = await reopenWithConfig(t, { allow_cors: [APP_ORIGIN] });
+      anyOrigin = await reopenWithConfig(t, { allow_cors: '*' });
+      developer = await reopenWithConfig(t, { allow_cors: [APP_ORIGIN], developer_mode: true });
+    });
+    after(async () => {
+      await developer.close();
+      await anyOrigin.close();
+      await listed.close();
+      await t.close();
+    });
+
+    test('without allow_cors no request gets CORS headers', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/method/ping', headers: { origin: APP_ORIGIN } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['access-control-allow-origin'], undefined);
+      assert.equal(res.headers['access-control-allow-credentials'], undefined);
+    });
+
+    for (const url of ['/api/resource/ToDo', '/api/method/login', '/no/such/route']) {
+      test(`OPTIONS ${url} without allow_cors is an empty 200 with no CORS headers`, async () => {
+        const res = await preflight(t.app, url, APP_ORIGIN);
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.body, '');
+        assert.equal(res.headers['access-control-allow-origin'], undefined);
+        assert.equal(res.headers['access-control-allow-methods'], undefined);
+      });
+    }
+
+    test('an allowed origin is echoed with credentials allowed and Vary: Origin', async () => {
+      const res = await listed.app.inject({ method: 'GET', url: '/api/method/ping', headers: { origin: APP_ORIGIN } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['access-control-allow-origin'], APP_ORIGIN);
+      assert.equal(res.headers['access-control-allow-credentials'], 'true');
+      assert.match(String(res.headers.vary), /\bOrigin\b/);
+    });
+
+    test('an origin not on the list gets no CORS headers, but still Vary: Origin', async () => {
+      const res = await listed.app.inject({ method: 'GET', url: '/api/method/ping', headers: { origin: EVIL_ORIGIN } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['access-control-allow-origin'], undefined);
+      assert.equal(res.headers['access-control-allow-credentials'], undefined);
+      assert.match(String(res.headers.vary), /\bOrigin\b/);
+    });
+
+    test('a preflight from an allowed origin is an empty 200 echoing the method and headers, cached for a day', async () => {
+      const res = await preflight(listed.app, '/api/resource/ToDo/abc', APP_ORIGIN);
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.body, '');
+      assert.equal(res.headers['access-control-allow-origin'], APP_ORIGIN);
+      assert.equal(res.headers['access-control-allow-credentials'], 'true');
+      assert.equal(res.headers['access-control-allow-methods'], 'PUT');
+      assert.equal(res.headers['access-control-allow-headers'], 'content-type, x-frappe-csrf-token');
+      assert.equal(res.headers['access-control-max-age'], '86400');
+    });
+
+    test('a preflight from another origin is an empty 200 that allows nothing', async () => {
+      const res = await preflight(listed.app, '/api/resource/ToDo', EVIL_ORIGIN);
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.body, '');
+      assert.equal(res.headers['access-control-allow-origin'], undefined);
+      assert.equal(res.headers['access-control-allow-methods'], undefined);
+      assert.equal(res.headers['access-control-allow-headers'], undefined);
+    });
+
+    test('in developer mode a preflight is not cached', async () => {
+      const res = await preflight(developer.app, '/api/resource/ToDo', APP_ORIGIN);
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['access-control-allow-methods'], 'PUT');
+      assert.equal(res.headers['access-control-max-age'], undefined);
+    });
+
+    test('"*" echoes whatever origin asks, never a literal *', async () => {
+      const res = await anyOrigin.app.inject({ method: 'GET', url: '/api/method/ping', headers: { origin: EVIL_ORIGIN } });
+      assert.equal(res.headers['access-control-allow-origin'], EVIL_ORIGIN);
+      assert.equal(res.headers['access-control-allow-credentials'], 'true');
+    });
+
+    test('error answers carry the CORS headers too, so the browser lets the client read them', async () => {
+      const guest = await listed.app.inject({ method: 'GET', url: '/api/resource/User', headers: { origin: APP_ORIGIN } });
+      assertV1Error(guest, 403, 'PermissionError');
+      assert.equal(guest.headers['access-control-allow-origin'], APP_ORIGIN);
+      const missing = await listed.app.inject({ method: 'GET', url: '/no/such/route', headers: { origin: APP_ORIGIN } });
+      assertV1Error(missing, 404, 'DoesNotExistError');
+      assert.equal(missing.headers['access-control-allow-origin'], APP_ORIGIN);
+    });
+
+    test('a refused login from an allowed origin carries the CORS headers, so the client can read why', async () => {
+      const res = await listed.app.inject({
+        method: 'POST',
+        url: '/api/method/login',
+        payload: { usr: 'Administrator', pwd: 'wrong' },
+        headers: { origin: APP_ORIGIN },
+        remoteAddress: '10.200.0.1',
+      });
+      assertV1Error(res, 401, 'AuthenticationError');
+      assert.equal(res.headers['access-control-allow-origin'], APP_ORIGIN);
+      assert.equal(res.headers['access-control-allow-credentials'], 'true');
+    });
+  });
+}

@@ -1,0 +1,30 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testDialects } from '../helpers/dialects.js';
+import { startTestSite, type TestSite } from '../helpers/test-site.js';
+
+for (const dialect of testDialects()) {
+  describe(`smoke (${dialect.name})`, () => {
+    let t: TestSite;
+    before(async () => {
+      t = await startTestSite(dialect);
+    });
+    after(() => t.close());
+
+    test('ping answers pong to anyone', async () => {
+      const res = await t.request({ method: 'GET', url: '/api/method/ping', anonymous: true });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json(), { message: 'pong' });
+    });
+
+    test('a ToDo can be created and read back', async () => {
+      const created = await t.request({ method: 'POST', url: '/api/resource/ToDo', body: { description: 'Buy milk' } });
+      assert.equal(created.statusCode, 200, created.body);
+      const doc = created.json().data;
+      assert.equal(doc.status, 'Open');
+      const read = await t.request({ method: 'GET', url: `/api/resource/ToDo/${doc.name}` });
+      assert.equal(read.statusCode, 200);
+      assert.equal(read.json().data.description, 'Buy milk');
+    });
+  });
+}
