@@ -35,6 +35,7 @@ const DOC_EVENTS = [
   'on_change',
   'on_trash',
   'after_delete',
+  'after_rename',
 ] as const satisfies readonly DocEvent[];
 const HTTP_VERBS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const satisfies readonly HttpVerb[];
 type Complete<T, Listed> = [Exclude<T, Listed>] extends [never] ? true : never;

@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import { now } from '../datetime/clock.js';
-import { stampChildRows } from '../documents/child-rows.js';
 import { DocumentRepository } from '../documents/document-repository.js';
-import { definitionToDoc } from '../meta/doctype-document.js';
-import type { DocTypeDef } from '../meta/doctype.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import { syncTable } from '../meta/schema-sync.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
-import type { Progress } from '../site/install-core.js';
+import { storeDefinition, type Progress } from '../site/install-core.js';
 import type { AppDocTypes } from './check-app-doctypes.js';
 
 const FINGERPRINT_KEY = 'apps_fingerprint';
-const SYSTEM_USER = 'Administrator';
 
 /** What was installed last, so a site whose apps did not change is not written at every start. */
 function fingerprint(apps: readonly AppDocTypes[]): string {
@@ -70,22 +66,4 @@ export async function installAppDocTypes(
   await metas.writeState(q, FINGERPRINT_KEY, wanted);
   await metas.bumpVersion(q);
   return count;
-}
-
-/** Writes an app's definition into tabDocType/tabDocField/tabDocPerm, replacing the stored one. */
-async function storeDefinition(q: Queryable, repo: DocumentRepository, metas: MetaRegistry, def: DocTypeDef, stamp: string): Promise<void> {
-  const meta = metas.get('DocType');
-  const stored = await repo.load(q, meta, def.name);
-  const doc = {
-    ...definitionToDoc(def),
-    owner: stored?.owner ?? SYSTEM_USER,
-    creation: stored?.creation ?? stamp,
-    modified: stamp,
-    modified_by: SYSTEM_USER,
-    docstatus: 0,
-    idx: 0,
-  };
-  stampChildRows(meta, doc, stamp, SYSTEM_USER);
-  if (stored) await repo.update(q, meta, doc);
-  else await repo.insert(q, meta, doc);
 }

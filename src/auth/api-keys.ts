@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
@@ -20,13 +21,16 @@ export function generateApiCredentials(): ApiCredentials {
   };
 }
 
+/** `crypto.hash` (Node 20.12+): the same digest, about three times cheaper for short inputs. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 /**
  * SHA-256 hex of an API secret. A fast hash is enough here, unlike for passwords: the secret holds
  * 128 random bits, so no dictionary or brute force can find it from its hash, and a fast hash keeps
  * token authentication cheap on every request.
  */
 export function hashApiSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return oneShotHash ? oneShotHash('sha256', secret, 'hex') : createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
 /** Stores the hash of `user`'s API secret, replacing the previous one (the old secret stops working). */

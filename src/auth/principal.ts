@@ -1,5 +1,7 @@
+import type { UserPermissionRule } from '../permissions/user-permissions.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import { perOwner, statementShape } from '../storage/statement-shape.js';
 
 /** Who a request acts as: the user, their roles, and the flags permission checks branch on. */
 export interface Principal {
@@ -9,6 +11,11 @@ export interface Principal {
   readonly isAdministrator: boolean;
   readonly isGuest: boolean;
   readonly userType: 'System User' | 'Website User';
+  /**
+   * The user's User Permission rules when they were read along with the principal (authentication
+   * does, so a cached principal spares that read too); otherwise permission checks read them.
+   */
+  readonly userPermissions?: readonly UserPermissionRule[];
 }
 
 /** The user name of unauthenticated requests. */
@@ -57,25 +64,37 @@ interface UserRow {
   user_type: string | null;
 }
 
+/** A copy of `principal` carrying the user's User Permission rules. */
+export function withUserPermissions(principal: Principal, rules: readonly UserPermissionRule[]): Principal {
+  return Object.freeze({ ...principal, userPermissions: rules });
+}
+
+const userStatement = perOwner((dialect: Dialect) =>
+  statementShape(1, (user: string) =>
+    dialect.builder.selectFrom('tabUser').select(['name', 'enabled', 'user_type']).where('name', '=', user).compile(),
+  ),
+);
+
+const rolesStatement = perOwner((dialect: Dialect) =>
+  statementShape(1, (user: string) =>
+    dialect.builder
+      .selectFrom('tabHas Role')
+      .select('role')
+      .where('parent', '=', user)
+      .where('parenttype', '=', 'User')
+      .compile(),
+  ),
+);
+
 /**
  * The principal of `user` from `tabUser` and `tabHas Role`; undefined when the user is missing or
  * disabled. `Guest` always gives {@link GUEST}.
  */
 export async function loadPrincipal(q: Queryable, dialect: Dialect, user: string): Promise<Principal | undefined> {
   if (user === GUEST_USER) return GUEST;
-  const b = dialect.builder;
-  const users = await q.all<UserRow>(
-    b.selectFrom('tabUser').select(['name', 'enabled', 'user_type']).where('name', '=', user).compile(),
-  );
+  const users = await q.all<UserRow>(userStatement(dialect)(user));
   if (users.length === 0 || Number(users[0].enabled) !== 1) return undefined;
-  const roleRows = await q.all<{ role: string | null }>(
-    b
-      .selectFrom('tabHas Role')
-      .select('role')
-      .where('parent', '=', user)
-      .where('parenttype', '=', 'User')
-      .compile(),
-  );
+  const roleRows = await q.all<{ role: string | null }>(rolesStatement(dialect)(user));
   const roles = roleRows.map((r) => r.role).filter((r): r is string => typeof r === 'string' && r !== '');
   return makePrincipal({ user: users[0].name, roles, userType: users[0].user_type });
 }

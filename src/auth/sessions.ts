@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import { perOwner, statementShape } from '../storage/statement-shape.js';
 import { SESSIONS_TABLE } from './auth-tables.js';
 
 /** Options for {@link SessionStore}. */
@@ -42,6 +43,13 @@ interface SessionRow {
 }
 
 const SID_PATTERN = /^[0-9a-f]{56}$/;
+
+/** Read on every request that carries a session cookie, so built once. */
+const lookupStatement = perOwner((dialect: Dialect) =>
+  statementShape(1, (sid: string) =>
+    dialect.builder.selectFrom(SESSIONS_TABLE).select(['user', 'last_updated', 'expires_at']).where('sid', '=', sid).compile(),
+  ),
+);
 
 /**
  * Server-side sessions in the site database, so any process can serve any session. Expiry slides
@@ -88,13 +96,7 @@ export class SessionStore {
    */
   async lookup(q: Queryable, sid: string, expiry: SessionExpiry): Promise<ResolvedSession | undefined> {
     if (!SID_PATTERN.test(sid)) return undefined;
-    const rows = await q.all<SessionRow>(
-      this.#dialect.builder
-        .selectFrom(SESSIONS_TABLE)
-        .select(['user', 'last_updated', 'expires_at'])
-        .where('sid', '=', sid)
-        .compile(),
-    );
+    const rows = await q.all<SessionRow>(lookupStatement(this.#dialect)(sid));
     if (rows.length === 0) return undefined;
     // PostgreSQL hands bigint columns back as strings.
     const lastUpdated = Number(rows[0].last_updated);

@@ -1,7 +1,7 @@
 import type { DocContext } from '../documents/doc-context.js';
-import { DocumentRepository } from '../documents/document-repository.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
+import { loadReferencedDocument } from '../documents/referenced-document.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import { holdsExplicitRoleFor } from '../permissions/automatic-roles.js';
@@ -24,13 +24,8 @@ function trackedMeta(ctx: DocContext, doctype: unknown): Meta | undefined {
 
 /** True when the principal may read the document a Version describes (it must still exist). */
 async function mayReadSource(ctx: DocContext, version: Doc): Promise<boolean> {
-  const doctype = version.ref_doctype;
-  const name = version.docname;
-  if (typeof doctype !== 'string' || typeof name !== 'string' || !ctx.metas.has(doctype)) return false;
-  const meta = ctx.metas.get(doctype);
-  if (meta.isChild) return false;
-  const source = await new DocumentRepository(ctx.dialect, (d) => ctx.metas.get(d)).load(ctx.q, meta, name);
-  return source !== undefined && mayUseDocument(permissionContext(ctx), meta, 'read', source);
+  const source = await loadReferencedDocument(ctx, version.ref_doctype, version.docname);
+  return source !== undefined && mayUseDocument(permissionContext(ctx), source.meta, 'read', source.doc);
 }
 
 /**

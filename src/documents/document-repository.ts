@@ -1,12 +1,28 @@
 import type { Doc } from '../meta/doctype.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
-import type { Queryable, Row } from '../storage/database.js';
+import type { Queryable, Row, SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import { ShapeCache, statementShape, type StatementShape } from '../storage/statement-shape.js';
 
 /** Where child rows of one table field live. */
 interface ChildLink {
   readonly field: ResolvedField;
   readonly meta: Meta;
+}
+
+/** `select * from <table> where name = ?`, the statement behind every document read. */
+const byNameShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
+/** `select name ... limit 1`, run for every Link value a save checks. */
+const existsShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
+/** The row writes of a DocType: every column, in `meta.columnNames` order (the update's last value is the name). */
+const insertShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
+const updateShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
+
+/** `{ column: value }` for the columns in order, from a list of values in the same order. */
+function byColumn(columns: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  columns.forEach((column, i) => (row[column] = values[i]));
+  return row;
 }
 
 /**
@@ -56,9 +72,7 @@ export class DocumentRepository {
 
   /** The document named `name` with its child rows, or undefined. `forUpdate` locks the row where the engine can. */
   async load(q: Queryable, meta: Meta, name: string, opts: { forUpdate?: boolean } = {}): Promise<Doc | undefined> {
-    let query = this.#dialect.builder.selectFrom(meta.tableName).selectAll().where('name', '=', name);
-    if (opts.forUpdate && this.#dialect.supportsRowLocks) query = query.forUpdate();
-    const rows = await q.all(query.compile());
+    const rows = await q.all(this.#loadStatement(meta, name, opts.forUpdate === true && this.#dialect.supportsRowLocks));
     if (rows.length === 0) return undefined;
     const doc = this.toDoc(meta, rows[0]);
     for (const child of this.#children(meta)) {
@@ -77,28 +91,57 @@ export class DocumentRepository {
     return doc;
   }
 
+  #loadStatement(meta: Meta, name: string, forUpdate: boolean): SqlStatement {
+    const select = (n: string) => this.#dialect.builder.selectFrom(meta.tableName).selectAll().where('name', '=', n);
+    if (forUpdate) return select(name).forUpdate().compile();
+    return byNameShapes.get(this.#dialect, meta, () => statementShape(1, (n: string) => select(n).compile()))(name);
+  }
+
   /** True when a document of `meta` named `name` exists. */
   async exists(q: Queryable, meta: Meta, name: string): Promise<boolean> {
-    const rows = await q.all(
-      this.#dialect.builder.selectFrom(meta.tableName).select('name').where('name', '=', name).limit(1).compile(),
+    const shape = existsShapes.get(this.#dialect, meta, () =>
+      statementShape(1, (n: string) => this.#dialect.builder.selectFrom(meta.tableName).select('name').where('name', '=', n).limit(1).compile()),
     );
+    const rows = await q.all(shape(name));
     return rows.length > 0;
   }
 
-  /** The column values of `doc` for `meta`'s table (stored forms, as the document holds them). */
-  #columnValues(meta: Meta, doc: Doc): Record<string, unknown> {
-    const values: Record<string, unknown> = {};
-    for (const col of meta.standardColumns) values[col] = doc[col] ?? null;
-    for (const f of meta.valueFields) values[f.def.fieldname] = toStorable(doc[f.def.fieldname]);
+  /** The column values of `doc` for `meta`'s table (stored forms, as the document holds them), in `meta.columnNames` order. */
+  #columnValues(meta: Meta, doc: Doc): unknown[] {
+    const values: unknown[] = [];
+    for (const col of meta.standardColumns) values.push(doc[col] ?? null);
+    for (const f of meta.valueFields) values.push(toStorable(doc[f.def.fieldname]));
     return values;
+  }
+
+  /** `insert into <table> (every column) values (...)`. */
+  #insertStatement(meta: Meta, values: unknown[]): SqlStatement {
+    const shape = insertShapes.get(this.#dialect, meta, () => {
+      const columns = meta.columnNames;
+      return statementShape(columns.length, (...slots: unknown[]) =>
+        this.#dialect.builder.insertInto(meta.tableName).values(byColumn(columns, slots)).compile(),
+      );
+    });
+    return shape(...values);
+  }
+
+  /** `update <table> set (every column) where name = ?`. */
+  #updateStatement(meta: Meta, values: unknown[], name: string): SqlStatement {
+    const shape = updateShapes.get(this.#dialect, meta, () => {
+      const columns = meta.columnNames;
+      return statementShape(columns.length + 1, (...slots: unknown[]) =>
+        this.#dialect.builder.updateTable(meta.tableName).set(byColumn(columns, slots)).where('name', '=', slots[columns.length]).compile(),
+      );
+    });
+    return shape(...values, name);
   }
 
   /** Inserts the document and its child rows. */
   async insert(q: Queryable, meta: Meta, doc: Doc): Promise<void> {
-    await q.run(this.#dialect.builder.insertInto(meta.tableName).values(this.#columnValues(meta, doc)).compile());
+    await q.run(this.#insertStatement(meta, this.#columnValues(meta, doc)));
     for (const child of this.#children(meta)) {
       for (const row of rowsOf(doc, child.field)) {
-        await q.run(this.#dialect.builder.insertInto(child.meta.tableName).values(this.#columnValues(child.meta, row)).compile());
+        await q.run(this.#insertStatement(child.meta, this.#columnValues(child.meta, row)));
       }
     }
   }
@@ -108,8 +151,7 @@ export class DocumentRepository {
    * ones: listed rows are updated or inserted, the others deleted.
    */
   async update(q: Queryable, meta: Meta, doc: Doc, previousName = doc.name as string): Promise<void> {
-    const values = this.#columnValues(meta, doc);
-    await q.run(this.#dialect.builder.updateTable(meta.tableName).set(values).where('name', '=', previousName).compile());
+    await q.run(this.#updateStatement(meta, this.#columnValues(meta, doc), previousName));
     for (const child of this.#children(meta)) {
       const rows = rowsOf(doc, child.field);
       const keep = rows.map((r) => r.name as string);
@@ -122,10 +164,8 @@ export class DocumentRepository {
       await q.run(del.compile());
       for (const row of rows) {
         const rowValues = this.#columnValues(child.meta, row);
-        const { changes } = await q.run(
-          this.#dialect.builder.updateTable(child.meta.tableName).set(rowValues).where('name', '=', row.name as string).compile(),
-        );
-        if (changes === 0) await q.run(this.#dialect.builder.insertInto(child.meta.tableName).values(rowValues).compile());
+        const { changes } = await q.run(this.#updateStatement(child.meta, rowValues, row.name as string));
+        if (changes === 0) await q.run(this.#insertStatement(child.meta, rowValues));
       }
     }
   }

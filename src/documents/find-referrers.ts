@@ -2,6 +2,7 @@ import { LinkExistsError } from '../errors/index.js';
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
 import type { DocStatus } from './docstatus-transitions.js';
+import { linkPathsTo, type LinkPath } from './link-paths.js';
 import { readSingleValues } from './single-values.js';
 
 /**
@@ -31,35 +32,6 @@ export interface ReferrerSearch {
   readonly ignoreFields?: ReadonlySet<string>;
   /** Stop after this many referrers (default 3). */
   readonly limit?: number;
-}
-
-/** One field that can point at a document of the searched DocType. */
-interface LinkPath {
-  readonly meta: Meta;
-  readonly fieldname: string;
-  /** For a Dynamic Link, the column holding the target DocType. */
-  readonly typeField?: string;
-}
-
-const pathsByTarget = new WeakMap<Meta, readonly LinkPath[]>();
-
-/** Every Link field whose options name `target`, and every Dynamic Link, computed once per compiled Meta. */
-function linkPaths(ctx: DocContext, target: Meta): readonly LinkPath[] {
-  const cached = pathsByTarget.get(target);
-  if (cached) return cached;
-  const paths: LinkPath[] = [];
-  for (const doctype of ctx.metas.names()) {
-    if (IGNORED_DOCTYPES.includes(doctype)) continue;
-    const meta = ctx.metas.get(doctype);
-    for (const f of meta.valueFields) {
-      if (f.def.fieldtype === 'Link' && f.def.options === target.name) paths.push({ meta, fieldname: f.def.fieldname });
-      if (f.def.fieldtype === 'Dynamic Link' && f.def.options && meta.hasColumn(f.def.options)) {
-        paths.push({ meta, fieldname: f.def.fieldname, typeField: f.def.options });
-      }
-    }
-  }
-  pathsByTarget.set(target, paths);
-  return paths;
 }
 
 /** The field a child row's link sits in, as `table.field` of its parent. */
@@ -118,8 +90,9 @@ export async function findReferrers(ctx: DocContext, doctype: string, name: stri
   const target = ctx.metas.get(doctype);
   const limit = search.limit ?? DEFAULT_LIMIT;
   const found: Referrer[] = [];
-  for (const path of linkPaths(ctx, target)) {
+  for (const path of linkPathsTo(ctx, target)) {
     if (found.length >= limit) break;
+    if (IGNORED_DOCTYPES.includes(path.meta.name)) continue;
     if (search.ignoreFields?.has(path.fieldname)) continue;
     const more = path.meta.isSingle
       ? await singleReferrer(ctx, path, target, name, search)

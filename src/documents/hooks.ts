@@ -7,6 +7,8 @@ import type { DocContext } from './doc-context.js';
  * a save runs before_save ... on_update; a submit before_submit ... on_update, on_submit; a write on
  * a submitted document before_update_after_submit ... on_update_after_submit; a cancel
  * before_cancel ... on_cancel; a discard on_discard. on_change follows every successful write.
+ * A rename fires after_rename once everything pointing at the document has moved (reference
+ * `after_rename`): `before` is the document under its old name, `doc` under the new one.
  */
 export type DocEvent =
   | 'before_insert'
@@ -24,7 +26,8 @@ export type DocEvent =
   | 'on_discard'
   | 'on_change'
   | 'on_trash'
-  | 'after_delete';
+  | 'after_delete'
+  | 'after_rename';
 
 /** What a hook receives besides the document. */
 export interface HookArgs {

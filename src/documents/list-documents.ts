@@ -3,10 +3,14 @@ import type { Meta } from '../meta/meta.js';
 import { listFieldAccess, type FieldAccess } from '../permissions/list-field-access.js';
 import { listRestriction } from '../permissions/list-restriction.js';
 import { permissionContext } from '../permissions/permission-context.js';
-import { compileCountQuery, compileListQuery } from '../query/compile-list-query.js';
+import type { Principal } from '../auth/principal.js';
+import { compileCountQuery, compileListQuery, type OutputColumn } from '../query/compile-list-query.js';
+import { CompiledStatementCache } from '../query/compiled-statement-cache.js';
+import { currentDate } from '../query/current-date.js';
+import type { SqlStatement } from '../storage/database.js';
 import type { Condition, ListQuery } from '../query/list-query.js';
 import { parseListParams } from '../query/parse-list-params.js';
-import { shapeRows } from '../query/shape-rows.js';
+import { shapeRowStream, shapeRows, type ShapedRow } from '../query/shape-rows.js';
 import type { DocContext } from './doc-context.js';
 
 /** Which API dialect the parameters follow (v1 `limit_start`/`limit_page_length`, v2 `start`/`limit`). */
@@ -22,6 +26,46 @@ export interface ListResult {
 interface PermissionScope {
   readonly restrict: Condition | undefined;
   readonly canRead: FieldAccess;
+  /** The DocType whose permissions apply (the parent, for a child table). */
+  readonly subject: string;
+}
+
+/** A list request made ready to run: its statement and how to page and shape its rows. */
+export interface ListPlan {
+  readonly statement: SqlStatement;
+  readonly columns: readonly OutputColumn[];
+  readonly asDict: boolean;
+  /** The page size asked for; 0 means every row, which {@link listRows} can stream. */
+  readonly pageLength: number;
+  /** True when the statement asks for one row more than the page, to learn `hasNextPage`. */
+  readonly probeNext: boolean;
+}
+
+/**
+ * Parsed and compiled list and count requests. A client paging through a list sends the same
+ * parameters again and again, and parsing and building the SQL cost more than running it.
+ */
+const listPlans = new CompiledStatementCache<ListPlan>();
+const countStatements = new CompiledStatementCache<SqlStatement>();
+
+/** The roles that decide `canRead`, as a key; computed once per principal object. */
+const accessKeys = new WeakMap<Principal, string>();
+function accessKey(principal: Principal): string {
+  let key = accessKeys.get(principal);
+  if (key === undefined) {
+    key = principal.isAdministrator ? '*' : [...principal.roles].sort().join('\n');
+    accessKeys.set(principal, key);
+  }
+  return key;
+}
+
+/**
+ * Everything a plan depends on besides the metadata (which the cache is keyed on): the request's
+ * arguments, the permission scope (its condition, the roles behind its field check) and the
+ * settings the compiler reads. Parsing and compiling are pure functions of these.
+ */
+function planKey(ctx: DocContext, args: unknown, scope: PermissionScope, today: string, version: string): string {
+  return JSON.stringify([args, version, scope.restrict ?? null, scope.subject, accessKey(ctx.principal), ctx.settings.timeZone, today]);
 }
 
 /**
@@ -33,7 +77,7 @@ interface PermissionScope {
 async function permissionScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<PermissionScope> {
   const pc = permissionContext(ctx);
   if (!meta.isChild) {
-    return { restrict: await listRestriction(pc, meta), canRead: listFieldAccess(ctx.principal, meta, meta) };
+    return { restrict: await listRestriction(pc, meta), canRead: listFieldAccess(ctx.principal, meta, meta), subject: meta.name };
   }
   if (typeof parent !== 'string' || parent === '') {
     throw new DataError(`${meta.name} is a child table: pass parent=<parent DocType> to list it`);
@@ -50,7 +94,51 @@ async function permissionScope(ctx: DocContext, meta: Meta, parent: unknown): Pr
   return {
     restrict: { field: { field: 'parenttype' }, op: '=', value: parent },
     canRead: listFieldAccess(ctx.principal, subject, meta),
+    subject: subject.name,
   };
+}
+
+/**
+ * Checks permissions and parses and compiles a list request (API.md "Lists") without running it.
+ * Permission errors come before parameter errors, as in the reference.
+ */
+export async function planList(ctx: DocContext, doctype: string, raw: Record<string, unknown>, version: ListVersion): Promise<ListPlan> {
+  const meta = ctx.metas.get(doctype);
+  const scope = await permissionScope(ctx, meta, raw.parent);
+  const today = currentDate(ctx.settings.timeZone);
+  return listPlans.get(meta, planKey(ctx, raw, scope, today, version), () => {
+    const parsed = parseListParams(raw, { version, doctype });
+    const probeNext = version === 'v2' && parsed.pageLength > 0;
+    const query: ListQuery = probeNext ? { ...parsed, pageLength: parsed.pageLength + 1 } : parsed;
+    const { statement, columns } = compileListQuery(query, {
+      meta,
+      metaOf: (d) => ctx.metas.get(d),
+      dialect: ctx.dialect,
+      timeZone: ctx.settings.timeZone,
+      today,
+      restrict: scope.restrict,
+      canRead: scope.canRead,
+      defaultDirection: version === 'v2' ? 'desc' : 'asc',
+    });
+    return { statement, columns, asDict: parsed.asDict, pageLength: parsed.pageLength, probeNext };
+  });
+}
+
+/** Runs a planned list and returns its page. */
+export async function runList(ctx: DocContext, plan: ListPlan): Promise<ListResult> {
+  const stored = await ctx.q.all(plan.statement);
+  const hasNextPage = plan.probeNext && stored.length > plan.pageLength;
+  const page = hasNextPage ? stored.slice(0, plan.pageLength) : stored;
+  return { rows: shapeRows(page, plan.columns, plan.asDict), hasNextPage };
+}
+
+/**
+ * The rows of a planned list one at a time, straight from a database cursor, shaped as
+ * {@link runList} shapes them: for lists too large to hold in memory (every row, `pageLength` 0).
+ * The caller must consume them inside the unit of work that `ctx` belongs to.
+ */
+export function listRows(ctx: DocContext, plan: ListPlan): AsyncIterable<ShapedRow> {
+  return shapeRowStream(ctx.q.iterate(plan.statement), plan.columns, plan.asDict);
 }
 
 /** Lists documents by the reference's list parameters (API.md "Lists"). */
@@ -60,39 +148,26 @@ export async function listDocuments(
   raw: Record<string, unknown>,
   version: ListVersion,
 ): Promise<ListResult> {
-  const meta = ctx.metas.get(doctype);
-  const { restrict, canRead } = await permissionScope(ctx, meta, raw.parent);
-  const parsed = parseListParams(raw, { version, doctype });
-  const probeNext = version === 'v2' && parsed.pageLength > 0;
-  const query: ListQuery = probeNext ? { ...parsed, pageLength: parsed.pageLength + 1 } : parsed;
-  const { statement, columns } = compileListQuery(query, {
-    meta,
-    metaOf: (d) => ctx.metas.get(d),
-    dialect: ctx.dialect,
-    timeZone: ctx.settings.timeZone,
-    restrict,
-    canRead,
-    defaultDirection: version === 'v2' ? 'desc' : 'asc',
-  });
-  const stored = await ctx.q.all(statement);
-  const hasNextPage = probeNext && stored.length > parsed.pageLength;
-  const page = hasNextPage ? stored.slice(0, parsed.pageLength) : stored;
-  return { rows: shapeRows(page, columns, parsed.asDict), hasNextPage };
+  return runList(ctx, await planList(ctx, doctype, raw, version));
 }
 
 /** Counts the documents matching `filters` that the principal may see. */
 export async function countDocuments(ctx: DocContext, doctype: string, raw: Record<string, unknown>): Promise<number> {
   const meta = ctx.metas.get(doctype);
-  const { restrict, canRead } = await permissionScope(ctx, meta, raw.parent);
-  const query = parseListParams({ filters: raw.filters, or_filters: raw.or_filters }, { version: 'v1', doctype });
-  const statement = compileCountQuery(query, {
-    meta,
-    metaOf: (d) => ctx.metas.get(d),
-    dialect: ctx.dialect,
-    timeZone: ctx.settings.timeZone,
-    restrict,
-    canRead,
-  });
+  const scope = await permissionScope(ctx, meta, raw.parent);
+  const today = currentDate(ctx.settings.timeZone);
+  const args = { filters: raw.filters, or_filters: raw.or_filters };
+  const statement = countStatements.get(meta, planKey(ctx, args, scope, today, 'count'), () =>
+    compileCountQuery(parseListParams(args, { version: 'v1', doctype }), {
+      meta,
+      metaOf: (d) => ctx.metas.get(d),
+      dialect: ctx.dialect,
+      timeZone: ctx.settings.timeZone,
+      today,
+      restrict: scope.restrict,
+      canRead: scope.canRead,
+    }),
+  );
   const rows = await ctx.q.all<Record<string, unknown>>(statement);
   return Number(Object.values(rows[0] ?? {})[0] ?? 0);
 }

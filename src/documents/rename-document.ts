@@ -1,10 +1,10 @@
 import { renameFieldSecrets } from '../auth/field-secrets.js';
-import { SESSIONS_TABLE } from '../auth/auth-tables.js';
 import { DoesNotExistError, DuplicateEntryError, UniqueValidationError, ValidationError } from '../errors/index.js';
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
 import type { DocumentService } from './document-service.js';
 import { validateName } from './name-validation.js';
+import { renameReferences, renameUserReferences } from './rename-references.js';
 
 /** Options of a rename. */
 export interface RenameOptions {
@@ -26,10 +26,11 @@ const METADATA_DOCTYPES = new Set(['DocType', 'DocField', 'DocPerm']);
 
 /**
  * Renames a document (reference `frappe.rename_doc`), all in the caller's transaction: the row, its
- * child rows' `parent`, a `field:` naming field, stored Password secrets, every Link pointing at it
- * in every DocType, Dynamic Links whose type field names its DocType, and File attachments. Needs
- * write permission and the DocType's `allow_rename`. A taken name is 409 DuplicateEntryError, an
- * invalid one 409 NameError, the same name 417. Returns the new name.
+ * child rows' `parent`, a `field:` naming field, stored Password secrets, and every reference to it
+ * (Links, Dynamic Links, Singles' values, File attachments, Versions: see renameReferences); then
+ * the after_rename hooks run. Needs write permission and the DocType's `allow_rename`. A taken
+ * name is 409 DuplicateEntryError, an invalid one 409 NameError, the same name 417. Returns the
+ * new name.
  */
 export async function renameDocument(
   ctx: DocContext,
@@ -80,60 +81,14 @@ export async function renameDocument(
       await set(ctx.metas.get(tf.def.options), 'parent', { parent: oldName, parenttype: meta.name });
     }
   }
-  await updateLinks(ctx, meta, oldName, set);
+  const singlesTouched = await renameReferences(ctx, meta, oldName, target, set);
   await renameFieldSecrets(ctx.q, ctx.dialect, meta.name, oldName, target);
   if (meta.name === 'User') await renameUserReferences(ctx, oldName, target, doc.email === oldName, set);
-  if ([...touched].some((d) => METADATA_DOCTYPES.has(d))) await ctx.metas.bumpVersion(ctx.q);
+  // A Single's values are read with the metadata (System Settings), so a changed one reloads it too.
+  if (singlesTouched.length > 0 || [...touched].some((d) => METADATA_DOCTYPES.has(d))) await ctx.metas.bumpVersion(ctx.q);
+  const renamed = await repo.load(ctx.q, meta, target);
+  if (renamed) await ctx.hooks.run(meta.name, 'after_rename', { doc: renamed, before: doc, ctx });
   return target;
-}
-
-type SetColumn = (table: Meta, column: string, where: Record<string, string>) => Promise<void>;
-
-/** Link fields naming `meta`, Dynamic Links whose type field holds its name, and File attachments, everywhere. */
-async function updateLinks(ctx: DocContext, meta: Meta, oldName: string, set: SetColumn): Promise<void> {
-  for (const other of tables(ctx)) {
-    for (const f of other.valueFields) {
-      const { fieldname, fieldtype, options } = f.def;
-      if (fieldtype === 'Link' && options === meta.name) {
-        await set(other, fieldname, { [fieldname]: oldName });
-      } else if (fieldtype === 'Dynamic Link' && options && other.field(options)?.column) {
-        await set(other, fieldname, { [fieldname]: oldName, [options]: meta.name });
-      }
-    }
-  }
-  if (ctx.metas.has('File')) {
-    const file = ctx.metas.get('File');
-    if (file.field('attached_to_name')?.column && file.field('attached_to_doctype')?.column) {
-      await set(file, 'attached_to_name', { attached_to_name: oldName, attached_to_doctype: meta.name });
-    }
-  }
-}
-
-/**
- * What a User's name also keys (reference `User.after_rename`): `owner` and `modified_by` of every
- * table, the user's sessions, and the email when it was the name.
- */
-async function renameUserReferences(
-  ctx: DocContext,
-  oldName: string,
-  newName: string,
-  emailWasName: boolean,
-  set: SetColumn,
-): Promise<void> {
-  for (const table of tables(ctx)) {
-    await set(table, 'owner', { owner: oldName });
-    await set(table, 'modified_by', { modified_by: oldName });
-  }
-  await ctx.q.run(ctx.dialect.builder.updateTable(SESSIONS_TABLE).set({ user: newName }).where('user', '=', oldName).compile());
-  if (emailWasName) await set(ctx.metas.get('User'), 'email', { name: newName });
-}
-
-/** Every DocType that has a table (Singles have none). */
-function tables(ctx: DocContext): Meta[] {
-  return ctx.metas
-    .names()
-    .map((n) => ctx.metas.get(n))
-    .filter((m) => !m.isSingle);
 }
 
 function duplicate(meta: Meta, name: string, cause?: unknown): DuplicateEntryError {

@@ -2,7 +2,7 @@ import { FwError } from './fw-error.js';
 
 /*
  * The one catalogue of client-visible errors (API.md "Errors"). Each class fixes its
- * exc_type and HTTP status; test/api/errors-catalogue.test.ts keeps this list and the docs in sync.
+ * exc_type and HTTP status; the HTTP tests in test/api/ assert each one a client can meet.
  */
 
 /** 400: a request whose Authorization header cannot be parsed. */

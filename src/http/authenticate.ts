@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { verifyApiToken } from '../auth/api-keys.js';
-import { GUEST, loadPrincipal, type Principal } from '../auth/principal.js';
+import { GUEST, loadPrincipal, withUserPermissions, type Principal } from '../auth/principal.js';
 import { AuthenticationError } from '../errors/index.js';
+import { loadUserPermissions } from '../permissions/load-user-permissions.js';
 import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';
 import { parseAuthorizationHeader } from './authorization-header.js';
@@ -10,6 +11,20 @@ import { parseAuthorizationHeader } from './authorization-header.js';
 export interface Authenticated {
   readonly principal: Principal;
   readonly sid: string | undefined;
+}
+
+/**
+ * The principal of an authenticated user with their User Permission rules, from the site's
+ * short-lived cache or else from the database; undefined when the user is missing or disabled.
+ */
+function resolvePrincipal(site: Site, user: string): Promise<Principal | undefined> {
+  return site.principals.resolve(user, () =>
+    site.db.read(async (q) => {
+      const principal = await loadPrincipal(q, site.db.dialect, user);
+      if (!principal || principal.isGuest || principal.isAdministrator) return principal;
+      return withUserPermissions(principal, await loadUserPermissions(q, site.db.dialect, principal.user));
+    }),
+  );
 }
 
 /**
@@ -25,7 +40,7 @@ export async function authenticate(site: Site, req: FastifyRequest): Promise<Aut
       user = await site.db.read((q) => verifyApiToken(q, site.db.dialect, header.apiKey, header.apiSecret));
       if (user !== undefined) site.tokenCache.set(header.apiKey, header.apiSecret, user);
     }
-    const principal = user === undefined ? undefined : await site.db.read((q) => loadPrincipal(q, site.db.dialect, user));
+    const principal = user === undefined ? undefined : await resolvePrincipal(site, user);
     if (!principal) throw new AuthenticationError('Invalid API key or secret');
     return { principal, sid: undefined };
   }
@@ -33,9 +48,10 @@ export async function authenticate(site: Site, req: FastifyRequest): Promise<Aut
 
   const sid = req.cookies?.sid;
   if (sid && sid !== 'Guest') {
+    // The session itself is looked up on every request, so a logout anywhere ends it at once.
     const session = await site.sessions.resolveIn(site.db, sid, { expirySeconds: (await siteSettings(site)).session_expiry });
     if (session) {
-      const principal = await site.db.read((q) => loadPrincipal(q, site.db.dialect, session.user));
+      const principal = await resolvePrincipal(site, session.user);
       if (principal) return { principal, sid: session.sid };
     }
   }

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { DoesNotExistError } from '../errors/index.js';
 import type { Queryable, Row } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import { perOwner, statementShape } from '../storage/statement-shape.js';
 import type { DocTypeDef } from './doctype.js';
 import { docToDefinition } from './doctype-document.js';
 import type { FieldTypeRegistry } from './field-types/registry.js';
@@ -10,6 +11,11 @@ import { Meta } from './meta.js';
 
 const STATE_TABLE = '__fw_state';
 const VERSION_KEY = 'meta_version';
+
+/** Every unit of work reads the state table once, so its statement is built only once. */
+const readStateStatement = perOwner((dialect: Dialect) =>
+  statementShape(1, (key: string) => dialect.builder.selectFrom(STATE_TABLE).select('value').where('key', '=', key).compile()),
+);
 
 /**
  * Every DocType of a site, compiled once and shared by all requests. The definitions live in
@@ -21,6 +27,8 @@ export class MetaRegistry {
   readonly #dialect: Dialect;
   #metas = new Map<string, Meta>();
   #version: string | undefined;
+  #bumps = 0;
+  #loads = 0;
 
   constructor(dialect: Dialect, types: FieldTypeRegistry) {
     this.#dialect = dialect;
@@ -67,13 +75,25 @@ export class MetaRegistry {
   /** Marks the metadata changed; every process reloads on its next request. */
   async bumpVersion(q: Queryable): Promise<void> {
     await this.writeState(q, VERSION_KEY, randomUUID());
+    this.#bumps++;
+  }
+
+  /**
+   * How many times this process marked the metadata changed. Caches of what metadata-level
+   * changes affect (a renamed Role, say) compare it around a unit of work.
+   */
+  get bumps(): number {
+    return this.#bumps;
+  }
+
+  /** How many times the definitions were (re)loaded, for this process's changes or another's. */
+  get loads(): number {
+    return this.#loads;
   }
 
   /** A value of the site's small key/value state table, or undefined. */
   async readState(q: Queryable, key: string): Promise<string | undefined> {
-    const rows = await q.all<{ value: string }>(
-      this.#dialect.builder.selectFrom(STATE_TABLE).select('value').where('key', '=', key).compile(),
-    );
+    const rows = await q.all<{ value: string }>(readStateStatement(this.#dialect)(key));
     return rows[0]?.value;
   }
 
@@ -111,6 +131,7 @@ export class MetaRegistry {
     );
     this.setAll(defs);
     this.#version = version ?? (await this.#readVersion(q));
+    this.#loads++;
   }
 
   async #readVersion(q: Queryable): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 import { GUEST_USER } from '../auth/principal.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import { perOwner, statementShape } from '../storage/statement-shape.js';
 import type { ShareGrant } from './shares.js';
 
 interface Row {
@@ -10,6 +11,28 @@ interface Row {
   share: number | string | null;
   submit: number | string | null;
 }
+
+function sharesQuery(dialect: Dialect, guest: boolean, doctype: string, user: string) {
+  return dialect.builder
+    .selectFrom('tabDocShare')
+    .select(['share_name', 'read', 'write', 'share', 'submit'])
+    .where('share_doctype', '=', doctype)
+    .where((eb) => (guest ? eb('user', '=', user) : eb.or([eb('user', '=', user), eb('everyone', '=', 1)])));
+}
+
+/** The shares query is run by every restricted list and document check: its shapes are built once. */
+const shareStatements = perOwner((dialect: Dialect) => {
+  const ofDocType = (guest: boolean) =>
+    statementShape(2, (doctype: string, user: string) => sharesQuery(dialect, guest, doctype, user).compile());
+  const ofDocument = (guest: boolean) =>
+    statementShape(3, (doctype: string, user: string, name: string) =>
+      sharesQuery(dialect, guest, doctype, user).where('share_name', '=', name).compile(),
+    );
+  return {
+    ofDocType: { guest: ofDocType(true), user: ofDocType(false) },
+    ofDocument: { guest: ofDocument(true), user: ofDocument(false) },
+  };
+});
 
 /**
  * The shares of `doctype` documents (of the one named `name`, when given) with `user`, plus those
@@ -22,13 +45,10 @@ export async function loadShares(
   doctype: string,
   name?: string,
 ): Promise<ShareGrant[]> {
-  let query = dialect.builder
-    .selectFrom('tabDocShare')
-    .select(['share_name', 'read', 'write', 'share', 'submit'])
-    .where('share_doctype', '=', doctype)
-    .where((eb) => (user === GUEST_USER ? eb('user', '=', user) : eb.or([eb('user', '=', user), eb('everyone', '=', 1)])));
-  if (name !== undefined) query = query.where('share_name', '=', name);
-  const rows = await q.all<Row>(query.compile());
+  const shapes = shareStatements(dialect);
+  const who = user === GUEST_USER ? 'guest' : 'user';
+  const statement = name === undefined ? shapes.ofDocType[who](doctype, user) : shapes.ofDocument[who](doctype, user, name);
+  const rows = await q.all<Row>(statement);
   return rows
     .filter((r): r is Row & { share_name: string } => typeof r.share_name === 'string' && r.share_name !== '')
     .map((r) => ({

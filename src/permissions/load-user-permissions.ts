@@ -1,5 +1,6 @@
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import { perOwner, statementShape } from '../storage/statement-shape.js';
 import type { UserPermissionRule } from './user-permissions.js';
 
 interface Row {
@@ -9,15 +10,19 @@ interface Row {
   applicable_for: string | null;
 }
 
-/** The User Permission rules of `user`, read from `tabUser Permission`. */
-export async function loadUserPermissions(q: Queryable, dialect: Dialect, user: string): Promise<UserPermissionRule[]> {
-  const rows = await q.all<Row>(
+const rulesStatement = perOwner((dialect: Dialect) =>
+  statementShape(1, (user: string) =>
     dialect.builder
       .selectFrom('tabUser Permission')
       .select(['allow', 'for_value', 'apply_to_all_doctypes', 'applicable_for'])
       .where('user', '=', user)
       .compile(),
-  );
+  ),
+);
+
+/** The User Permission rules of `user`, read from `tabUser Permission`. */
+export async function loadUserPermissions(q: Queryable, dialect: Dialect, user: string): Promise<UserPermissionRule[]> {
+  const rows = await q.all<Row>(rulesStatement(dialect)(user));
   const rules: UserPermissionRule[] = [];
   for (const row of rows) {
     if (!row.allow || !row.for_value) continue;

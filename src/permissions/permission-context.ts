@@ -28,8 +28,9 @@ const contexts = new WeakMap<DocContext, PermissionContext>();
 
 /**
  * The permission context of one unit of work: rules and shares come from the database of `ctx`.
- * The User Permission rules are read once per unit of work (a rule stored by the same request
- * applies from the next one); shares are read afresh each time, since a request may create one and
+ * The User Permission rules are those the principal carries (read when it was resolved, at most a
+ * second ago) or else read once per unit of work; either way a rule stored by the same request
+ * applies from the next one. Shares are read afresh each time, since a request may create one and
  * rely on it.
  */
 export function permissionContext(ctx: DocContext): PermissionContext {
@@ -43,7 +44,8 @@ export function permissionContext(ctx: DocContext): PermissionContext {
     hooks: ctx.hooks.permissions,
     ctx,
     userPermissions() {
-      rules ??= loadUserPermissions(q, dialect, principal.user);
+      // Authentication reads the rules along with a cached principal; others read them here.
+      rules ??= principal.userPermissions ? Promise.resolve(principal.userPermissions) : loadUserPermissions(q, dialect, principal.user);
       return rules;
     },
     shares: (doctype, name) => loadShares(q, dialect, principal.user, doctype, name),

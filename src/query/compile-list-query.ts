@@ -46,7 +46,18 @@ interface OrderItem {
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 function conditionEnv(scope: QueryScope, ctx: CompileContext, checkRead: boolean): ConditionEnv {
-  return { scope, dialect: ctx.dialect, timeZone: ctx.timeZone, today: ctx.today ?? todayIn(ctx.timeZone), checkRead };
+  // Today is read from the clock only by the few date filters that need it.
+  let today = ctx.today;
+  return {
+    scope,
+    dialect: ctx.dialect,
+    timeZone: ctx.timeZone,
+    get today() {
+      today ??= todayIn(ctx.timeZone);
+      return today;
+    },
+    checkRead,
+  };
 }
 
 /** The WHERE clause: filters AND (or_filters ORed) AND the restriction; undefined when empty. */

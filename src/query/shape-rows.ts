@@ -15,7 +15,35 @@ function value(row: Row, column: OutputColumn): unknown {
  * Every requested column is present, null or not.
  */
 export function shapeRows(rows: readonly Row[], columns: readonly OutputColumn[], asDict: boolean): ShapedRow[] {
-  if (!asDict) return rows.map((row) => columns.map((c) => value(row, c)));
+  return rows.map((row) => shapeRow(row, columns, asDict));
+}
+
+/** One row of {@link shapeRows}. */
+export function shapeRow(row: Row, columns: readonly OutputColumn[], asDict: boolean): ShapedRow {
+  if (!asDict) return columns.map((c) => value(row, c));
   // fromEntries defines own properties, so even a key like `__proto__` stays an ordinary key.
-  return rows.map((row) => Object.fromEntries(columns.map((c) => [c.key, value(row, c)])));
+  return Object.fromEntries(columns.map((c) => [c.key, value(row, c)]));
+}
+
+/**
+ * {@link shapeRow} over rows read one at a time from a cursor. A plain iterator rather than an
+ * async generator: on a list of every row this runs once per row, and a generator resumption
+ * would cost more than the shaping.
+ */
+export function shapeRowStream(rows: AsyncIterable<Row>, columns: readonly OutputColumn[], asDict: boolean): AsyncIterable<ShapedRow> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<ShapedRow> {
+      const source = rows[Symbol.asyncIterator]();
+      return {
+        async next(): Promise<IteratorResult<ShapedRow>> {
+          const step = await source.next();
+          return step.done ? { done: true, value: undefined } : { done: false, value: shapeRow(step.value, columns, asDict) };
+        },
+        async return(): Promise<IteratorResult<ShapedRow>> {
+          await source.return?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
 }

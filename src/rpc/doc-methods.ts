@@ -2,7 +2,9 @@ import { DoesNotExistError, PermissionError, TimestampMismatchError } from '../e
 import { mergePatch } from '../documents/build-document.js';
 import type { DocContext } from '../documents/doc-context.js';
 import { presentDoc } from '../documents/present-document.js';
+import { getSingle, loadSingle } from '../documents/single-document.js';
 import type { Doc } from '../meta/doctype.js';
+import type { Meta } from '../meta/meta.js';
 import type { Site } from '../site/site.js';
 import type { HttpExchange, HttpVerb } from './method-registry.js';
 
@@ -95,15 +97,16 @@ export interface DocMethodOutcome {
 /**
  * Runs a whitelisted document method: the document must exist and be readable (or writable), so
  * no method lookup reveals anything about documents the caller may not see; then an unknown method
- * is 404, a non-whitelisted one or a verb it does not allow 403.
+ * is 404, a non-whitelisted one or a verb it does not allow 403. A Single's document is named after
+ * its DocType (another name is 404); a child table is 417, reached only through its parent.
  */
 export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMethodOutcome> {
   const { ctx, site, doctype, name } = inv;
-  const stored = await site.documents.get(ctx, doctype, name);
+  const meta = ctx.metas.get(doctype);
+  const stored = meta.isSingle ? await getSingle(ctx, site.documents, doctype, name) : await site.documents.get(ctx, doctype, name);
   if (inv.right === 'write') {
-    const meta = ctx.metas.get(doctype);
-    // Judged on the stored row itself: `get` hides fields the caller may not read, which a rule may need.
-    await site.documents.authorize(ctx, meta, 'write', (await site.documents.repo(ctx).load(ctx.q, meta, name)) ?? stored);
+    // Judged on the stored document itself: a read hides fields the caller may not read, which a rule may need.
+    await site.documents.authorize(ctx, meta, 'write', (await loadStored(inv, meta)) ?? stored);
   }
 
   const doc: Doc = structuredClone(stored);
@@ -116,7 +119,7 @@ export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMeth
         { doctype },
       );
     }
-    mergePatch(ctx.metas.get(doctype), doc, inv.clientDoc);
+    mergePatch(meta, doc, inv.clientDoc);
   }
 
   const definition = site.methods.docMethods.resolve(doctype, inv.method);
@@ -137,18 +140,24 @@ export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMeth
   }
 
   const result = await definition.handler({ ctx, site, doc, args: inv.args, http: inv.http });
-  return { result, doc: presentDoc(await documentAfter(inv, stored, doc), 'v1') };
+  return { result, doc: presentDoc(await documentAfter(inv, meta, stored, doc), 'v1') };
+}
+
+/** The document as stored, without permission checks; undefined once deleted (a Single always exists). */
+async function loadStored(inv: DocMethodInvocation, meta: Meta): Promise<Doc | undefined> {
+  if (meta.isSingle) return loadSingle(inv.ctx, meta);
+  return inv.site.documents.repo(inv.ctx).load(inv.ctx.q, meta, inv.name);
 }
 
 /**
  * The document to send back: as stored when the method saved it, else the in-memory one, which
  * carries the method's unsaved changes (and is all that is left when the method deleted it).
  */
-async function documentAfter(inv: DocMethodInvocation, stored: Doc, inMemory: Doc): Promise<Doc> {
-  const meta = inv.ctx.metas.get(inv.doctype);
-  const now = await inv.site.documents.repo(inv.ctx).load(inv.ctx.q, meta, inv.name);
-  if (now && now.modified !== stored.modified) return inv.site.documents.get(inv.ctx, inv.doctype, inv.name);
-  return inMemory;
+async function documentAfter(inv: DocMethodInvocation, meta: Meta, stored: Doc, inMemory: Doc): Promise<Doc> {
+  const { ctx, site, doctype, name } = inv;
+  const now = await loadStored(inv, meta);
+  if (!now || now.modified === stored.modified) return inMemory;
+  return meta.isSingle ? getSingle(ctx, site.documents, doctype, name) : site.documents.get(ctx, doctype, name);
 }
 
 /**

@@ -59,7 +59,7 @@ export async function installCore(
     progress(`DocType ${def.name}`);
     await syncTable(q, dialect, metas.get(def.name));
   }
-  for (const def of CORE_DOCTYPES) await storeDefinition(q, repo, metas, def, stamp);
+  for (const def of CORE_DOCTYPES) await storeDefinition(q, repo, metas, { ...def, custom: 0, module: def.module ?? 'Core' }, stamp);
 
   for (const role of STANDARD_ROLES) {
     await ensureDoc(q, repo, metas.get('Role'), { name: role, role_name: role, desk_access: role === 'Guest' ? 0 : 1 }, stamp);
@@ -96,12 +96,15 @@ async function existingCustomDefinitions(q: Queryable, dialect: Dialect, metas: 
     .filter((d) => d.custom === 1);
 }
 
-/** Writes a built-in definition into tabDocType/tabDocField/tabDocPerm, replacing the stored one. */
-async function storeDefinition(q: Queryable, repo: DocumentRepository, metas: MetaRegistry, def: DocTypeDef, stamp: string): Promise<void> {
+/**
+ * Writes a shipped definition (built-in or an app's) into tabDocType/tabDocField/tabDocPerm as the
+ * Administrator, replacing the stored one but keeping its owner and creation. Bypasses the DocType
+ * controller on purpose: shipped DocTypes are not editable through the API.
+ */
+export async function storeDefinition(q: Queryable, repo: DocumentRepository, metas: MetaRegistry, def: DocTypeDef, stamp: string): Promise<void> {
   const meta = metas.get('DocType');
-  const doc = { ...definitionToDoc(def), custom: 0, module: def.module ?? 'Core' };
   const stored = await repo.load(q, meta, def.name);
-  const full = withStandardFields(doc, stamp, stored);
+  const full = withStandardFields(definitionToDoc(def), stamp, stored);
   stampChildRows(meta, full, stamp, SYSTEM_USER);
   if (stored) await repo.update(q, meta, full);
   else await repo.insert(q, meta, full);

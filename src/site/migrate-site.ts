@@ -14,6 +14,11 @@ export interface MigrationSummary {
   readonly builtIn: number;
   /** DocTypes shipped by the site's apps: tables and stored definitions. */
   readonly apps: number;
+  /**
+   * The site's apps by name, in site_config.json order: those whose DocTypes the migration brought
+   * in line (all of them with scope `all`; with `builtIn`, only when they changed since last time).
+   */
+  readonly appNames: readonly string[];
   /** Custom DocTypes whose tables were re-synced (0 when only the built-ins were asked for). */
   readonly custom: number;
 }
@@ -42,8 +47,10 @@ export async function migrateDatabase(db: Database, metas: MetaRegistry, options
     const force = options.scope === 'all';
     await installCore(q, db.dialect, metas, progress, { force });
     const builtIn = CORE_DOCTYPES.length;
-    const apps = await installAppDocTypes(q, db.dialect, metas, options.apps ?? [], progress, { force });
-    if (options.scope === 'builtIn') return { builtIn, apps, custom: 0 };
+    const loaded = options.apps ?? [];
+    const apps = await installAppDocTypes(q, db.dialect, metas, loaded, progress, { force });
+    const appNames = loaded.map((app) => app.name);
+    if (options.scope === 'builtIn') return { builtIn, apps, appNames, custom: 0 };
     // Compiled from the stored definitions, exactly as the site will serve them.
     await metas.load(q);
     const custom = metas
@@ -55,7 +62,7 @@ export async function migrateDatabase(db: Database, metas: MetaRegistry, options
       progress(`DocType ${meta.name} (custom)`);
       await syncTable(q, db.dialect, meta);
     }
-    return { builtIn, apps, custom: custom.length };
+    return { builtIn, apps, appNames, custom: custom.length };
   });
 }
 

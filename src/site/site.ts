@@ -1,4 +1,6 @@
 import type { Principal } from '../auth/principal.js';
+import { PrincipalCache } from '../auth/principal-cache.js';
+import { clearPrincipalsOnChange } from '../auth/principal-invalidation.js';
 import type { SessionStore } from '../auth/sessions.js';
 import type { TokenCache } from '../auth/token-cache.js';
 import type { DocContext } from '../documents/doc-context.js';
@@ -23,6 +25,8 @@ export interface UnitOptions {
 export class Site {
   /** The settings in effect, refreshed after each unit's metadata check; read them through siteSettings(). */
   readonly settingsCache: SettingsCache;
+  /** Principals resolved by authentication, reused for up to a second (see PrincipalCache). */
+  readonly principals = new PrincipalCache();
 
   constructor(
     readonly paths: SitePaths,
@@ -36,6 +40,7 @@ export class Site {
     readonly tokenCache: TokenCache,
   ) {
     this.settingsCache = new SettingsCache(config);
+    clearPrincipalsOnChange(hooks, this.principals);
   }
 
   /** The context of one unit of work. */
@@ -62,10 +67,17 @@ export class Site {
 
   /** Runs work in one transaction with fresh metadata: all of it is stored, or none. */
   async write<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
-    return this.db.transaction(async (q) => {
+    const generation = this.principals.generation;
+    const bumps = this.metas.bumps;
+    const result = await this.db.transaction(async (q) => {
       await this.#refresh(q);
       return work(this.context(principal, q, true, unit));
     });
+    // The unit changed a user (a request that read it while the transaction was open may have
+    // cached the old state), or changed metadata, which can rename the roles principals hold:
+    // clear now that the change is visible.
+    if (this.principals.generation !== generation || this.metas.bumps !== bumps) this.principals.clear();
+    return result;
   }
 
   /**
@@ -89,7 +101,10 @@ export class Site {
 
   /** The metadata check every unit starts with, and the settings that depend on it. */
   async #refresh(q: Queryable): Promise<void> {
+    const loads = this.metas.loads;
     await this.metas.refreshIfStale(q);
+    // Another process changed metadata (perhaps renaming a role): principals resolved before are suspect.
+    if (this.metas.loads !== loads) this.principals.clear();
     await this.settingsCache.refresh(q, this.db.dialect, this.metas);
   }
 

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { updateSingle } from '../../src/documents/single-document.js';
 import { ValidationError } from '../../src/errors/index.js';
 import { testDialects } from '../helpers/dialects.js';
 import { assertError, createDocType, insertDoc, readDoc, resourceUrl, type Json } from '../helpers/document-api.js';
@@ -14,6 +15,7 @@ import { createUser, tokenFor } from '../helpers/user-sessions.js';
  */
 
 const GIZMO = 'Gizmo';
+const GIZMO_SETTINGS = 'Gizmo Settings';
 
 for (const dialect of testDialects()) {
   describe(`document methods (${dialect.name})`, () => {
@@ -165,6 +167,65 @@ for (const dialect of testDialects()) {
         const doc = await gizmo();
         assertError(await t.request({ method: 'POST', url: `${resourceUrl(GIZMO, doc.name)}?run_method=fly` }), 404, 'DoesNotExistError');
         assertError(await t.request({ method: 'POST', url: resourceUrl(GIZMO, doc.name), body: { by: 1 } }), 405, 'MethodNotAllowed');
+      });
+    });
+
+    describe('on a Single DocType (the document is named after its DocType)', () => {
+      before(async () => {
+        await createDocType(t, {
+          name: GIZMO_SETTINGS,
+          issingle: 1,
+          fields: [
+            { fieldname: 'label', label: 'Label', fieldtype: 'Data', default: 'Main' },
+            { fieldname: 'counter', label: 'Counter', fieldtype: 'Int' },
+          ],
+          permissions: [{ role: 'System Manager' }, { role: 'Gizmo Reader', read: 1, write: 0, create: 0, delete: 0 }],
+        });
+        const methods = t.site.methods;
+        methods.registerDocMethod(GIZMO_SETTINGS, 'describe', async ({ doc }) => `${String(doc.name)}: ${String(doc.label)}`);
+        methods.registerDocMethod(
+          GIZMO_SETTINGS,
+          'bump',
+          async ({ ctx, site, doc }) => (await updateSingle(ctx, site.documents, GIZMO_SETTINGS, { counter: Number(doc.counter ?? 0) + 1 })).counter,
+          { methods: ['POST'] },
+        );
+      });
+
+      test('run_doc_method with dt alone runs on the Single and answers it under docs', async () => {
+        const body = (await callMethod(t, 'POST', 'run_doc_method', { dt: GIZMO_SETTINGS, method: 'describe' })).json();
+        assert.equal(body.message, `${GIZMO_SETTINGS}: Main`);
+        assert.equal(body.docs[0].name, GIZMO_SETTINGS);
+        assert.equal(body.docs[0].doctype, GIZMO_SETTINGS);
+        const named = await callMethod(t, 'POST', 'run_doc_method', { dt: GIZMO_SETTINGS, dn: GIZMO_SETTINGS, method: 'whoami' });
+        assert.equal(messageOf(named), `Administrator on ${GIZMO_SETTINGS}`);
+      });
+
+      test('a method that saves the Single answers the saved document; the client copy form works too', async () => {
+        const body = (await callMethod(t, 'POST', 'run_doc_method', { dt: GIZMO_SETTINGS, method: 'bump' })).json();
+        assert.equal(body.message, 1);
+        assert.equal(body.docs[0].counter, 1);
+        const saved = await readDoc(t, GIZMO_SETTINGS, GIZMO_SETTINGS);
+        assert.equal(saved.counter, 1);
+        const copy = await callMethod(t, 'POST', 'run_doc_method', { docs: { ...saved, label: 'Unsaved' }, method: 'describe' });
+        assert.equal(messageOf(copy), `${GIZMO_SETTINGS}: Unsaved`);
+      });
+
+      test('?run_method= on the Single: GET needs read, POST needs write', async () => {
+        const url = (method: string) => `${resourceUrl(GIZMO_SETTINGS, GIZMO_SETTINGS)}?run_method=${method}`;
+        assert.deepEqual((await t.request({ method: 'GET', url: url('describe'), headers: { authorization: reader } })).json(), {
+          data: `${GIZMO_SETTINGS}: Main`,
+        });
+        const before = Number((await readDoc(t, GIZMO_SETTINGS, GIZMO_SETTINGS)).counter);
+        const bumped = await t.request({ method: 'POST', url: url('bump') });
+        assert.deepEqual(bumped.json(), { data: before + 1 });
+        assertError(await t.request({ method: 'POST', url: url('bump'), headers: { authorization: reader } }), 403, 'PermissionError');
+        assertError(await t.request({ method: 'GET', url: url('describe'), headers: { authorization: stranger } }), 403, 'PermissionError');
+      });
+
+      test('another name is a 404, an unknown method a 404, a child table a 417', async () => {
+        assertError(await callMethod(t, 'POST', 'run_doc_method', { dt: GIZMO_SETTINGS, dn: 'other', method: 'describe' }), 404, 'DoesNotExistError');
+        assertError(await callMethod(t, 'POST', 'run_doc_method', { dt: GIZMO_SETTINGS, method: 'fly' }), 404, 'DoesNotExistError');
+        assertError(await callMethod(t, 'POST', 'run_doc_method', { dt: 'Has Role', dn: 'x', method: 'whoami' }), 417, 'DataError');
       });
     });
   });

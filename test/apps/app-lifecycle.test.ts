@@ -63,6 +63,7 @@ for (const dialect of testDialects()) {
         const progress: string[] = [];
         const summary = await withApps(t, [LIBRARY_APP], () => migrateSite(t.site.paths.root, { progress: (m) => progress.push(m) }));
         assert.equal(summary.apps, 2);
+        assert.deepEqual(summary.appNames, ['library']);
         assert.ok(progress.includes('DocType Book (app library)'), progress.join('\n'));
       }
       assert.ok((await columns(t.site, 'tabBook')).includes('pages'));

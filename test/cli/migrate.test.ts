@@ -1,5 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sitePaths } from '../../src/site/site-paths.js';
+import { LIBRARY_APP } from '../apps/app-site.js';
 import { testDialects } from '../helpers/dialects.js';
 import type { Site } from '../../src/site/site.js';
 import { ADMIN, createBookDocType, runCli, Scratch, withSite } from './run-cli.js';
@@ -38,7 +42,7 @@ for (const dialect of testDialects()) {
         assert.equal(result.code, 0, result.err);
         assert.match(result.err, /syncing DocType User\n/);
         assert.match(result.err, new RegExp(`syncing DocType ${BOOK} \\(custom\\)`));
-        assert.match(result.out, /built-in and 1 custom DocTypes match their definitions/);
+        assert.match(result.out, /\d+ built-in, 0 app and 1 custom DocTypes match their definitions; no apps listed in site_config\.json$/);
       }
       await withSite(dir, async (site) => {
         assert.deepEqual(await books(site), before.rows);
@@ -57,6 +61,26 @@ for (const dialect of testDialects()) {
         const dune = await site.read(ADMIN, (ctx) => site.documents.get(ctx, BOOK, 'Dune'));
         assert.equal(dune.title, 'Dune');
       });
+    });
+
+    test("syncs the apps site_config.json lists and names them in its report", async () => {
+      const appsDir = await scratch.folder('apps');
+      await mkdir(appsDir, { recursive: true });
+      const second = join(appsDir, 'shelf.mjs');
+      await writeFile(second, `export default ${JSON.stringify({ name: 'shelf', doctypes: [{ name: 'Shelf Tag', fields: [{ fieldname: 'tag', label: 'Tag', fieldtype: 'Data' }] }] })};`);
+      const config = sitePaths(dir).config;
+      const original = await readFile(config, 'utf8');
+      await writeFile(config, JSON.stringify({ ...JSON.parse(original), apps: [LIBRARY_APP, second] }));
+      try {
+        const result = await runCli(['migrate', '--site', dir]);
+        assert.equal(result.code, 0, result.err);
+        assert.match(result.err, /syncing DocType Book \(app library\)\n/);
+        assert.match(result.err, /syncing DocType Shelf Tag \(app shelf\)\n/);
+        assert.match(result.out, /\d+ built-in, 3 app and 1 custom DocTypes match their definitions; apps synced: library, shelf$/);
+        await withSite(dir, async (site) => assert.ok((await columns(site, 'tabShelf Tag')).includes('tag')));
+      } finally {
+        await writeFile(config, original);
+      }
     });
 
     test('names a folder that holds no site', async () => {

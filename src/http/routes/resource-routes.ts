@@ -1,13 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MethodNotAllowed } from '../../errors/index.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { listRows, planList, runList } from '../../documents/list-documents.js';
 import { presentDoc, type Presentation } from '../../documents/present-document.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import { deleteSingle, getSingle, isSingleDocType, refuseSingleList, updateSingle } from '../../documents/single-document.js';
 import { invokeDocMethod } from '../../rpc/doc-methods.js';
 import type { Site } from '../../site/site.js';
+import { sendJsonRows, type JsonEnvelope } from '../json-row-stream.js';
 import { documentPayload, requestArgs } from '../request-args.js';
 import { httpExchange, requestContext, type RequestContext } from '../request-context.js';
+
+/** The bodies of a streamed list: the same `{"data": [...]}` (v2: and `has_next_page`) as a page's. */
+const V1_ROWS: JsonEnvelope = { head: '{"data":[', tail: ']}' };
+const V2_ROWS: JsonEnvelope = { head: '{"data":[', tail: '],"has_next_page":false}' };
 
 interface Target {
   doctype: string;
@@ -33,9 +38,15 @@ function registerVersion(app: FastifyInstance, site: Site, base: string, style: 
       const rc = await requestContext(site, req);
       if (req.method === 'GET') {
         const args = requestArgs(req);
-        const result = await site.read(rc.principal, (ctx) =>
-          isSingleDocType(ctx, doctype) ? refuseSingleList(ctx, site.documents, doctype) : listDocuments(ctx, doctype, args, style),
-        );
+        const result = await site.read(rc.principal, async (ctx) => {
+          if (isSingleDocType(ctx, doctype)) return refuseSingleList(ctx, site.documents, doctype);
+          const plan = await planList(ctx, doctype, args, style);
+          if (plan.pageLength > 0) return runList(ctx, plan);
+          // Every row: streamed from the cursor inside this unit of work, never held whole.
+          await sendJsonRows(reply, listRows(ctx, plan), style === 'v1' ? V1_ROWS : V2_ROWS);
+          return undefined;
+        });
+        if (result === undefined) return reply;
         return style === 'v1' ? { data: result.rows } : { data: result.rows, has_next_page: result.hasNextPage };
       }
       if (req.method === 'POST') {

@@ -81,3 +81,19 @@ export function requiredString(obj: Readonly<Record<string, unknown>>, key: stri
   if (typeof v !== 'string' || v.trim() === '') throw new FrappeTypeError(`${what} must carry ${key}`);
   return v;
 }
+
+/** A whole document sent as one argument: the object, its `doctype`, and its `name` when it carries one. */
+export interface DocumentArg {
+  readonly doc: Record<string, unknown>;
+  readonly doctype: string;
+  /** Undefined when the document has no name yet (a save or submit of it inserts). */
+  readonly name: string | undefined;
+}
+
+/** Reads a whole-document argument (`doc` of insert, save, submit): an object carrying its doctype, else a FrappeTypeError. */
+export function documentArg(raw: unknown, what = 'doc'): DocumentArg {
+  const doc = asObject(raw, what);
+  const doctype = requiredString(doc, 'doctype', what);
+  const name = doc.name;
+  return { doc, doctype, name: name === undefined || name === null || name === '' ? undefined : String(name) };
+}

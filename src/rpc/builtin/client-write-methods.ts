@@ -7,7 +7,7 @@ import { deleteSingle, updateSingle } from '../../documents/single-document.js';
 import { FrappeTypeError, ValidationError } from '../../errors/index.js';
 import { CHILD_FIELDS, STANDARD_FIELDS, type Doc } from '../../meta/doctype.js';
 import type { HttpVerb, MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
-import { asObject, requiredString } from './client-args.js';
+import { asObject, documentArg } from './client-args.js';
 
 const DOCTYPE: ParamSpec = { name: 'doctype', type: 'string', required: true };
 const NAME: ParamSpec = { name: 'name', type: 'string', required: true };
@@ -21,8 +21,7 @@ const STANDARD = new Set<string>([...STANDARD_FIELDS, ...CHILD_FIELDS, 'doctype'
  * into its parent's table and the parent is saved and returned. Shared with insert_many.
  */
 export async function insertClientDoc(ctx: DocContext, service: DocumentService, raw: unknown): Promise<Doc> {
-  const doc = asObject(raw, 'doc');
-  const doctype = requiredString(doc, 'doctype', 'doc');
+  const { doc, doctype } = documentArg(raw);
   const meta = ctx.metas.get(doctype);
   if (meta.isChild) return insertChildRow(ctx, service, doc);
   // A Single's one document exists already: inserting it saves it, as in the reference.
@@ -78,12 +77,10 @@ async function insert({ ctx, site, args }: MethodCall): Promise<Doc> {
  * name is inserted, as the reference's `Document.save` does.
  */
 async function save({ ctx, site, args }: MethodCall): Promise<Doc> {
-  const doc = asObject(args.doc, 'doc');
-  const doctype = requiredString(doc, 'doctype', 'doc');
-  const name = doc.name;
-  if (ctx.metas.get(doctype).isSingle) return presentDoc(await updateSingle(ctx, site.documents, doctype, doc, String(name || doctype)), 'v1');
-  if (name === undefined || name === null || name === '') return presentDoc(await site.documents.insert(ctx, doctype, doc), 'v1');
-  return presentDoc(await site.documents.update(ctx, doctype, String(name), doc), 'v1');
+  const { doc, doctype, name } = documentArg(args.doc);
+  if (ctx.metas.get(doctype).isSingle) return presentDoc(await updateSingle(ctx, site.documents, doctype, doc, name ?? doctype), 'v1');
+  if (name === undefined) return presentDoc(await site.documents.insert(ctx, doctype, doc), 'v1');
+  return presentDoc(await site.documents.update(ctx, doctype, name, doc), 'v1');
 }
 
 /** `delete`: deletes a document (or a child row, saving its parent); answers nothing, so the body is `{}`. */

@@ -2,7 +2,7 @@ import { presentDoc } from '../../documents/present-document.js';
 import type { Doc } from '../../meta/doctype.js';
 import type { DocMethodCall } from '../doc-methods.js';
 import type { HttpVerb, MethodCall, MethodRegistry } from '../method-registry.js';
-import { asObject, requiredString } from './client-args.js';
+import { documentArg } from './client-args.js';
 
 /** Reference §14: submit and cancel take POST or PUT. */
 const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
@@ -12,13 +12,9 @@ const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
  * docstatus 1; a document without a name is inserted submitted. Returns the document.
  */
 async function submit({ ctx, site, args }: MethodCall): Promise<Doc> {
-  const doc = asObject(args.doc, 'doc');
-  const doctype = requiredString(doc, 'doctype', 'doc');
-  const name = doc.name;
-  if (name === undefined || name === null || name === '') {
-    return presentDoc(await site.documents.insert(ctx, doctype, { ...doc, docstatus: 1 }), 'v1');
-  }
-  return presentDoc(await site.documents.submit(ctx, doctype, String(name), doc), 'v1');
+  const { doc, doctype, name } = documentArg(args.doc);
+  if (name === undefined) return presentDoc(await site.documents.insert(ctx, doctype, { ...doc, docstatus: 1 }), 'v1');
+  return presentDoc(await site.documents.submit(ctx, doctype, name, doc), 'v1');
 }
 
 /** `fw.client.cancel`: cancels the stored document; returns it. */

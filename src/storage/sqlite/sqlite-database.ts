@@ -4,6 +4,7 @@ import { AsyncMutex } from '../async-mutex.js';
 import { copyDatabase, restoreDatabaseFile } from './sqlite-backup.js';
 import { SqliteDialect } from './sqlite-dialect.js';
 import { translateSqliteError } from './sqlite-errors.js';
+import { sqliteRows } from './sqlite-rows.js';
 
 type Connection = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
@@ -11,14 +12,27 @@ type Statement = BetterSqlite3.Statement;
 const STATEMENT_CACHE_SIZE = 512;
 const BUSY_TIMEOUT_MS = 5000;
 
-function openConnection(file: string, readonly: boolean): Connection {
+/**
+ * Page cache of each long-lived connection (the writer and the reader), in KiB (SQLite's negative
+ * cache_size): together as much as one connection of 32 MB, which is all a hot working set of
+ * pages needs; the operating system's file cache holds the rest, and every page cached here counts
+ * in the process's memory.
+ */
+const PAGE_CACHE_KIB = 16000;
+/**
+ * Page cache of a connection opened for one iteration: a cursor reads each page once, so a large
+ * cache would only fill with pages never read again (and count in the process's memory).
+ */
+const CURSOR_PAGE_CACHE_KIB = 1024;
+
+function openConnection(file: string, readonly: boolean, cacheKiB = PAGE_CACHE_KIB): Connection {
   const db = new BetterSqlite3(file, { readonly: readonly && file !== ':memory:', timeout: BUSY_TIMEOUT_MS });
   if (!readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
   }
   db.pragma('foreign_keys = OFF');
-  db.pragma('cache_size = -32000');
+  db.pragma(`cache_size = -${cacheKiB}`);
   db.defaultSafeIntegers(false);
   return db;
 }
@@ -52,8 +66,9 @@ class SqliteConnection implements Queryable {
     return stmt;
   }
 
-  exec(text: string): void {
-    this.#db.exec(text);
+  /** Runs one statement without results (transaction control), prepared once like the others. */
+  control(text: 'BEGIN IMMEDIATE' | 'COMMIT' | 'ROLLBACK'): void {
+    this.#prepare(text).run();
   }
 
   allSync<T>(s: SqlStatement): T[] {
@@ -86,15 +101,10 @@ class SqliteConnection implements Queryable {
     }
   }
 
-  async *iterate<T = Row>(s: SqlStatement): AsyncIterable<T> {
-    // Rows are yielded in batches; a statement being iterated keeps its connection busy, so
-    // iteration happens on a connection nobody else uses (see SqliteDatabase.read).
-    const stmt = this.#db.prepare(s.sql);
-    try {
-      for (const row of stmt.iterate(...bindable(s.parameters))) yield row as T;
-    } catch (err) {
-      throw translateSqliteError(err);
-    }
+  iterate<T = Row>(s: SqlStatement): AsyncIterable<T> {
+    // A statement being iterated keeps its connection busy, so iteration happens on a connection
+    // nobody else uses (see SqliteDatabase.read).
+    return sqliteRows<T>(() => this.#db.prepare(s.sql).iterate(...bindable(s.parameters)));
   }
 
   close(): void {
@@ -132,32 +142,36 @@ export class SqliteDatabase implements Database {
     iterate: (s) => this.#iterateOnOwnConnection(s),
   };
 
-  async *#iterateOnOwnConnection<T>(s: SqlStatement): AsyncIterable<T> {
-    if (this.#file === ':memory:') {
-      yield* (await this.#reader.all<T>(s));
-      return;
-    }
-    const conn = new SqliteConnection(openConnection(this.#file, true));
-    try {
-      yield* conn.iterate<T>(s);
-    } finally {
-      conn.close();
-    }
+  #iterateOnOwnConnection<T>(s: SqlStatement): AsyncIterable<T> {
+    if (this.#file === ':memory:') return this.#allAsRows<T>(s);
+    let conn: SqliteConnection | undefined;
+    return sqliteRows<T>(
+      () => {
+        conn = new SqliteConnection(openConnection(this.#file, true, CURSOR_PAGE_CACHE_KIB));
+        return conn.raw.prepare(s.sql).iterate(...bindable(s.parameters));
+      },
+      () => conn?.close(),
+    );
+  }
+
+  /** An in-memory database has no second connection to iterate on: its rows come from one fetch. */
+  async *#allAsRows<T>(s: SqlStatement): AsyncIterable<T> {
+    yield* await this.#reader.all<T>(s);
   }
 
   async transaction<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
     return this.#writeLock.run(async () => {
       try {
-        this.#writer.exec('BEGIN IMMEDIATE');
+        this.#writer.control('BEGIN IMMEDIATE');
       } catch (err) {
         throw translateSqliteError(err);
       }
       try {
         const result = await work(this.#writer);
-        this.#writer.exec('COMMIT');
+        this.#writer.control('COMMIT');
         return result;
       } catch (err) {
-        if (this.#writer.raw.inTransaction) this.#writer.exec('ROLLBACK');
+        if (this.#writer.raw.inTransaction) this.#writer.control('ROLLBACK');
         throw err;
       }
     });
