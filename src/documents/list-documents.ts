@@ -1,14 +1,16 @@
-import { DataError, PermissionError } from '../errors/index.js';
+import { DataError } from '../errors/index.js';
 import type { Meta } from '../meta/meta.js';
 import { listFieldAccess, type FieldAccess } from '../permissions/list-field-access.js';
 import { listRestriction } from '../permissions/list-restriction.js';
 import { permissionContext } from '../permissions/permission-context.js';
 import type { Principal } from '../auth/principal.js';
-import { compileCountQuery, compileListQuery, type OutputColumn } from '../query/compile-list-query.js';
+import { withChildRows, type ChildSelection } from '../query/child-rows.js';
+import { compileCountQuery, compileListQuery, type CompileContext, type OutputColumn } from '../query/compile-list-query.js';
 import { CompiledStatementCache } from '../query/compiled-statement-cache.js';
 import { currentDate } from '../query/current-date.js';
-import type { SqlStatement } from '../storage/database.js';
+import type { Row, SqlStatement } from '../storage/database.js';
 import type { Condition, ListQuery } from '../query/list-query.js';
+import { assertBoundedArgs } from '../query/list-limits.js';
 import { parseListParams } from '../query/parse-list-params.js';
 import { shapeRowStream, shapeRows, type ShapedRow } from '../query/shape-rows.js';
 import type { DocContext } from './doc-context.js';
@@ -28,6 +30,8 @@ interface PermissionScope {
   readonly canRead: FieldAccess;
   /** The DocType whose permissions apply (the parent, for a child table). */
   readonly subject: string;
+  /** For a child table: the parent's own row condition, applied to the parents of the rows. */
+  readonly parentRestrict?: { readonly meta: Meta; readonly condition: Condition };
 }
 
 /** A list request made ready to run: its statement and how to page and shape its rows. */
@@ -39,6 +43,10 @@ export interface ListPlan {
   readonly pageLength: number;
   /** True when the statement asks for one row more than the page, to learn `hasNextPage`. */
   readonly probeNext: boolean;
+  /** Nested child tables read for each page; empty for most lists. */
+  readonly children: readonly ChildSelection[];
+  /** The driver column holding each row's name, when `children` is not empty. */
+  readonly nameColumn?: string;
 }
 
 /**
@@ -65,14 +73,15 @@ function accessKey(principal: Principal): string {
  * settings the compiler reads. Parsing and compiling are pure functions of these.
  */
 function planKey(ctx: DocContext, args: unknown, scope: PermissionScope, today: string, version: string): string {
-  return JSON.stringify([args, version, scope.restrict ?? null, scope.subject, accessKey(ctx.principal), ctx.settings.timeZone, today]);
+  const parent = scope.parentRestrict?.condition ?? null;
+  return JSON.stringify([args, version, scope.restrict ?? null, parent, scope.subject, accessKey(ctx.principal), ctx.settings.timeZone, today]);
 }
 
 /**
  * The rows and fields a principal may see, filtered in SQL (reference §7.6, see listRestriction).
  * A child DocType is listed through its parent (`parent=<DocType>`), under the parent's
- * permissions; when the parent's rows are restricted for the principal, child rows cannot be
- * limited to those parents here, so such a list is refused rather than answered in full.
+ * permissions: when the parent's rows are restricted for the principal (if_owner, User
+ * Permissions, permission hooks, shares), only rows of the parents they may read are listed.
  */
 async function permissionScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<PermissionScope> {
   const pc = permissionContext(ctx);
@@ -86,15 +95,12 @@ async function permissionScope(ctx: DocContext, meta: Meta, parent: unknown): Pr
   if (!subject.tableFields.some((f) => f.def.options === meta.name)) {
     throw new DataError(`${parent} has no child table of ${meta.name}`);
   }
-  if ((await listRestriction(pc, subject)) !== undefined) {
-    throw new PermissionError(`Rows of ${meta.name} can only be read through the ${subject.name} documents you may read`, {
-      doctype: subject.name,
-    });
-  }
+  const byParent = await listRestriction(pc, subject);
   return {
     restrict: { field: { field: 'parenttype' }, op: '=', value: parent },
     canRead: listFieldAccess(ctx.principal, subject, meta),
     subject: subject.name,
+    ...(byParent === undefined ? {} : { parentRestrict: { meta: subject, condition: byParent } }),
   };
 }
 
@@ -103,6 +109,8 @@ async function permissionScope(ctx: DocContext, meta: Meta, parent: unknown): Pr
  * Permission errors come before parameter errors, as in the reference.
  */
 export async function planList(ctx: DocContext, doctype: string, raw: Record<string, unknown>, version: ListVersion): Promise<ListPlan> {
+  // Absurd arguments are refused before anything walks them or touches the database.
+  assertBoundedArgs(raw);
   const meta = ctx.metas.get(doctype);
   const scope = await permissionScope(ctx, meta, raw.parent);
   const today = currentDate(ctx.settings.timeZone);
@@ -110,25 +118,36 @@ export async function planList(ctx: DocContext, doctype: string, raw: Record<str
     const parsed = parseListParams(raw, { version, doctype });
     const probeNext = version === 'v2' && parsed.pageLength > 0;
     const query: ListQuery = probeNext ? { ...parsed, pageLength: parsed.pageLength + 1 } : parsed;
-    const { statement, columns } = compileListQuery(query, {
-      meta,
-      metaOf: (d) => ctx.metas.get(d),
-      dialect: ctx.dialect,
-      timeZone: ctx.settings.timeZone,
-      today,
-      restrict: scope.restrict,
-      canRead: scope.canRead,
-      defaultDirection: version === 'v2' ? 'desc' : 'asc',
-    });
-    return { statement, columns, asDict: parsed.asDict, pageLength: parsed.pageLength, probeNext };
+    const compiled = compileListQuery(query, { ...compileContext(ctx, meta, scope, today), defaultDirection: version === 'v2' ? 'desc' : 'asc' });
+    const { statement, columns, children, nameColumn } = compiled;
+    return { statement, columns, asDict: parsed.asDict, pageLength: parsed.pageLength, probeNext, children, ...(nameColumn ? { nameColumn } : {}) };
   });
+}
+
+function compileContext(ctx: DocContext, meta: Meta, scope: PermissionScope, today: string): CompileContext {
+  return {
+    meta,
+    metaOf: (d) => ctx.metas.get(d),
+    dialect: ctx.dialect,
+    timeZone: ctx.settings.timeZone,
+    today,
+    restrict: scope.restrict,
+    canRead: scope.canRead,
+    ...(scope.parentRestrict ? { parentRestrict: scope.parentRestrict } : {}),
+  };
+}
+
+/** The page's driver rows with their nested child rows read, when the plan has any. */
+async function withChildren(ctx: DocContext, plan: ListPlan, rows: Row[]): Promise<Row[]> {
+  if (plan.children.length === 0 || plan.nameColumn === undefined) return rows;
+  return withChildRows(ctx.q, ctx.dialect, plan.children, plan.nameColumn, rows, plan.asDict);
 }
 
 /** Runs a planned list and returns its page. */
 export async function runList(ctx: DocContext, plan: ListPlan): Promise<ListResult> {
   const stored = await ctx.q.all(plan.statement);
   const hasNextPage = plan.probeNext && stored.length > plan.pageLength;
-  const page = hasNextPage ? stored.slice(0, plan.pageLength) : stored;
+  const page = await withChildren(ctx, plan, hasNextPage ? stored.slice(0, plan.pageLength) : stored);
   return { rows: shapeRows(page, plan.columns, plan.asDict), hasNextPage };
 }
 
@@ -138,7 +157,14 @@ export async function runList(ctx: DocContext, plan: ListPlan): Promise<ListResu
  * The caller must consume them inside the unit of work that `ctx` belongs to.
  */
 export function listRows(ctx: DocContext, plan: ListPlan): AsyncIterable<ShapedRow> {
+  // Child rows need statements of their own, which cannot run while the cursor holds the
+  // connection: such a list is read as one page first.
+  if (plan.children.length > 0) return pageAsStream(ctx, plan);
   return shapeRowStream(ctx.q.iterate(plan.statement), plan.columns, plan.asDict);
+}
+
+async function* pageAsStream(ctx: DocContext, plan: ListPlan): AsyncIterable<ShapedRow> {
+  yield* (await runList(ctx, plan)).rows as ShapedRow[];
 }
 
 /** Lists documents by the reference's list parameters (API.md "Lists"). */
@@ -153,20 +179,13 @@ export async function listDocuments(
 
 /** Counts the documents matching `filters` that the principal may see. */
 export async function countDocuments(ctx: DocContext, doctype: string, raw: Record<string, unknown>): Promise<number> {
+  assertBoundedArgs(raw);
   const meta = ctx.metas.get(doctype);
   const scope = await permissionScope(ctx, meta, raw.parent);
   const today = currentDate(ctx.settings.timeZone);
   const args = { filters: raw.filters, or_filters: raw.or_filters };
   const statement = countStatements.get(meta, planKey(ctx, args, scope, today, 'count'), () =>
-    compileCountQuery(parseListParams(args, { version: 'v1', doctype }), {
-      meta,
-      metaOf: (d) => ctx.metas.get(d),
-      dialect: ctx.dialect,
-      timeZone: ctx.settings.timeZone,
-      today,
-      restrict: scope.restrict,
-      canRead: scope.canRead,
-    }),
+    compileCountQuery(parseListParams(args, { version: 'v1', doctype }), compileContext(ctx, meta, scope, today)),
   );
   const rows = await ctx.q.all<Record<string, unknown>>(statement);
   return Number(Object.values(rows[0] ?? {})[0] ?? 0);

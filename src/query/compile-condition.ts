@@ -2,7 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import { DataError } from '../errors/index.js';
 import { previousNextRange, timespanRange } from '../datetime/ranges.js';
 import type { Dialect } from '../storage/dialect.js';
-import { dateBounds, isBlank, toList, toStored } from './filter-values.js';
+import { dateBounds, hasNul, isBlank, toList, toStored } from './filter-values.js';
+import { MAX_BOUND_VALUES, MAX_IN_VALUES } from './list-limits.js';
 import { isLeaf, type Condition, type Operator } from './list-query.js';
 import type { QueryScope } from './query-scope.js';
 import type { ResolvedColumn } from './resolved-column.js';
@@ -16,6 +17,20 @@ export interface ConditionEnv {
   readonly today: string;
   /** False for the permission layer's own restriction, which is not subject to field read checks. */
   readonly checkRead: boolean;
+  /**
+   * Values bound so far by the client's conditions, shared by every condition of one statement and
+   * refused past {@link MAX_BOUND_VALUES}; absent for the permission layer's restriction.
+   */
+  readonly bound?: { count: number };
+}
+
+/** Counts `n` more client values against the statement's budget. */
+function spend(env: ConditionEnv, n: number): void {
+  if (!env.bound) return;
+  env.bound.count += n;
+  if (env.bound.count > MAX_BOUND_VALUES) {
+    throw new DataError(`The filters hold too many values (more than ${MAX_BOUND_VALUES} in one request)`);
+  }
 }
 
 type Sql = RawBuilder<boolean>;
@@ -55,6 +70,7 @@ function like(column: ResolvedColumn, negate: boolean, value: unknown, env: Cond
     throw new DataError(`Invalid pattern for ${column.name}: ${show(value)}`);
   }
   const pattern = isBlank(value) ? '' : String(value);
+  if (hasNul(pattern)) throw new DataError(`Invalid pattern for ${column.name}: NUL characters are not allowed`);
   const text = column.kind === 'text' ? column.expr : sql`cast(${column.expr} as text)`;
   const subject = column.nullable && (negate || pattern === '') ? sql`coalesce(${text}, '')` : text;
   const op = sql.raw(`${negate ? 'not ' : ''}${env.dialect.likeOperator}`);
@@ -64,6 +80,10 @@ function like(column: ResolvedColumn, negate: boolean, value: unknown, env: Cond
 
 function inList(column: ResolvedColumn, negate: boolean, value: unknown, env: ConditionEnv): Sql {
   const items = toList(column, value);
+  if (items.length > MAX_IN_VALUES) {
+    throw new DataError(`"${negate ? 'not in' : 'in'}" takes at most ${MAX_IN_VALUES} values; got ${items.length} for ${column.name}`);
+  }
+  spend(env, items.length);
   if (items.length === 0) return negate ? TRUE : FALSE;
   const stored = items.map((item) => toStored(column, item, env.timeZone));
   const list = sql.join(stored);
@@ -154,6 +174,7 @@ function group(parts: Sql[], joiner: 'and' | 'or'): Sql {
 /** Compiles a condition tree; every column is resolved through the scope, every value is bound. */
 export function compileCondition(condition: Condition, env: ConditionEnv): Sql {
   if (isLeaf(condition)) {
+    if (condition.op !== 'in' && condition.op !== 'not in') spend(env, 1);
     return leaf(env.scope.resolve(condition.field, env.checkRead), condition.op, condition.value, env);
   }
   if ('and' in condition) return group(condition.and.map((c) => compileCondition(c, env)), 'and');

@@ -3,7 +3,10 @@ import { today as todayIn } from '../datetime/clock.js';
 import { DataError, PermissionError } from '../errors/index.js';
 import type { SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import type { Meta } from '../meta/meta.js';
+import { childSelections, type ChildSelection } from './child-rows.js';
 import { compileAll, compileAny, compileCondition, type ConditionEnv } from './compile-condition.js';
+import { MAX_STATEMENT_PARAMETERS } from './list-limits.js';
 import { refText, type Condition, type ListQuery } from './list-query.js';
 import { MAIN_ALIAS, QueryScope, type ScopeContext } from './query-scope.js';
 import type { ResolvedColumn } from './resolved-column.js';
@@ -16,6 +19,11 @@ export interface CompileContext extends ScopeContext {
   readonly timeZone: string;
   /** A condition from the permission layer (e.g. `owner = user`), ANDed with the filters. */
   readonly restrict?: Condition;
+  /**
+   * For a child DocType listed through its parent: the permission layer's condition on the parent
+   * DocType. Only rows whose `parent` is a parent document matching it are listed.
+   */
+  readonly parentRestrict?: { readonly meta: Meta; readonly condition: Condition };
   /** Direction of an order_by term that names none: `asc` in v1, `desc` in v2 (reference §7.4). */
   readonly defaultDirection?: 'asc' | 'desc';
   /** Today as `YYYY-MM-DD`, for reproducible date ranges; defaults to today in `timeZone`. */
@@ -33,6 +41,10 @@ export interface OutputColumn {
 export interface CompiledList {
   readonly statement: SqlStatement;
   readonly columns: OutputColumn[];
+  /** Nested child tables (`{"items": [...]}`), read per page by child-rows.ts; empty for most lists. */
+  readonly children: readonly ChildSelection[];
+  /** The driver column holding each row's `name`, when `children` needs it. */
+  readonly nameColumn?: string;
 }
 
 interface OrderItem {
@@ -45,6 +57,7 @@ interface OrderItem {
 /** Rows past any real page size, for an offset without a limit (SQLite needs a LIMIT there). */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
+/** A condition env; client conditions (`checkRead`) share a budget of bound values, the permission layer's do not. */
 function conditionEnv(scope: QueryScope, ctx: CompileContext, checkRead: boolean): ConditionEnv {
   // Today is read from the clock only by the few date filters that need it.
   let today = ctx.today;
@@ -57,17 +70,44 @@ function conditionEnv(scope: QueryScope, ctx: CompileContext, checkRead: boolean
       return today;
     },
     checkRead,
+    ...(checkRead ? { bound: { count: 0 } } : {}),
   };
 }
 
-/** The WHERE clause: filters AND (or_filters ORed) AND the restriction; undefined when empty. */
+/**
+ * `t.parent in (select name from <parent table> where <restriction>)`. The sub-select has its own
+ * scope over the parent DocType; its alias shadows the outer one only inside the sub-select.
+ */
+function parentCondition(ctx: CompileContext): RawBuilder<boolean> | undefined {
+  if (!ctx.parentRestrict) return undefined;
+  const { meta, condition } = ctx.parentRestrict;
+  const scope = new QueryScope({ meta, metaOf: ctx.metaOf });
+  const where = compileCondition(condition, conditionEnv(scope, { ...ctx, meta }, false));
+  let qb: Builder = ctx.dialect.builder.selectFrom(sql.id(meta.tableName).as(MAIN_ALIAS));
+  for (const join of scope.joins) qb = qb.leftJoin(sql.id(join.table).as(join.alias), (j) => j.on(join.on));
+  const names = qb.select(scope.mainName.expr.as('name')).where(where);
+  return sql<boolean>`${sql.id(MAIN_ALIAS, 'parent')} in (${names})`;
+}
+
+/** The WHERE clause: filters AND (or_filters ORed) AND the restrictions; undefined when empty. */
 function whereClause(query: ListQuery, scope: QueryScope, ctx: CompileContext): RawBuilder<boolean> | undefined {
   const env = conditionEnv(scope, ctx, true);
   const parts: RawBuilder<boolean>[] = [];
   if (query.filters.length > 0) parts.push(compileAll(query.filters, env));
   if (query.orFilters.length > 0) parts.push(compileAny(query.orFilters, env));
   if (ctx.restrict) parts.push(compileCondition(ctx.restrict, conditionEnv(scope, ctx, false)));
+  const byParent = parentCondition(ctx);
+  if (byParent) parts.push(byParent);
   return parts.length === 0 ? undefined : sql<boolean>`${sql.join(parts, sql.raw(' and '))}`;
+}
+
+/** The statement of a compiled builder, refused when it binds more values than the engines take. */
+function statementOf(qb: { compile(): { sql: string; parameters: readonly unknown[] } }): SqlStatement {
+  const { sql: text, parameters } = qb.compile();
+  if (parameters.length > MAX_STATEMENT_PARAMETERS) {
+    throw new DataError(`The list request binds too many values (${parameters.length}; at most ${MAX_STATEMENT_PARAMETERS})`);
+  }
+  return { sql: text, parameters };
 }
 
 function assertDoctype(query: ListQuery, ctx: CompileContext): void {
@@ -136,7 +176,8 @@ export function compileListQuery(query: ListQuery, ctx: CompileContext): Compile
   assertDoctype(query, ctx);
   const scope = new QueryScope(ctx);
   const selections = selectList(query.fields, scope);
-  if (selections.length === 0) throw new PermissionError(`No readable fields selected in ${ctx.meta.name}`);
+  const children = childSelections(query.fields, ctx);
+  if (selections.length === 0 && children.length === 0) throw new PermissionError(`No readable fields selected in ${ctx.meta.name}`);
   const where = whereClause(query, scope, ctx);
   const groupColumns = query.groupBy.map((ref) => scope.resolve(ref));
   const active = groupColumns.length > 0 || selections.some((s) => s.aggregate);
@@ -145,9 +186,20 @@ export function compileListQuery(query: ListQuery, ctx: CompileContext): Compile
     const loose = selections.find((s) => !s.aggregate && !(s.identity !== undefined && identities.has(s.identity)));
     if (loose) throw new DataError(`Field must be in group_by or aggregated: ${loose.key}`);
   }
+  if (active && query.fields.some((f) => f.kind === 'children')) {
+    throw new DataError('Child rows cannot be listed with group_by or aggregates');
+  }
   const order = orderItems(query, scope, ctx, selections, groupColumns, { active, identities });
 
-  let qb = fromWithJoins(scope, ctx).select(selections.map((s) => s.expr.as(s.column)));
+  const selected = selections.map((s) => s.expr.as(s.column));
+  let nameColumn: string | undefined;
+  if (children.length > 0) {
+    const used = new Set(selections.map((s) => s.column));
+    nameColumn = '_name';
+    for (let n = 1; used.has(nameColumn); n++) nameColumn = `_name${n}`;
+    selected.push(scope.mainName.expr.as(nameColumn));
+  }
+  let qb = fromWithJoins(scope, ctx).select(selected);
   if (where) qb = qb.where(where);
   if (groupColumns.length > 0) qb = qb.groupBy(groupColumns.map((c) => c.expr));
   for (const item of order) {
@@ -160,11 +212,10 @@ export function compileListQuery(query: ListQuery, ctx: CompileContext): Compile
   else if (query.start > 0) qb = qb.limit(NO_LIMIT);
   if (query.start > 0) qb = qb.offset(query.start);
 
-  const { sql: text, parameters } = qb.compile();
-  return {
-    statement: { sql: text, parameters },
-    columns: selections.map((s) => (s.convert ? { key: s.key, column: s.column, convert: s.convert } : { key: s.key, column: s.column })),
-  };
+  const columns: OutputColumn[] = selections.map((s) => (s.convert ? { key: s.key, column: s.column, convert: s.convert } : { key: s.key, column: s.column }));
+  // Nested child arrays follow the parent's own columns, in the order the request named them.
+  for (const child of children) columns.push({ key: child.key, column: child.column });
+  return { statement: statementOf(qb), columns, children, ...(nameColumn === undefined ? {} : { nameColumn }) };
 }
 
 /**
@@ -181,6 +232,5 @@ export function compileCountQuery(query: ListQuery, ctx: CompileContext): SqlSta
     : sql`count(*)`;
   let qb = fromWithJoins(scope, ctx).select(counted.as('count'));
   if (where) qb = qb.where(where);
-  const { sql: text, parameters } = qb.compile();
-  return { sql: text, parameters };
+  return statementOf(qb);
 }

@@ -33,8 +33,16 @@ function toNumber(column: ResolvedColumn, value: unknown): number {
   return n;
 }
 
+/** True when text holds NUL, which PostgreSQL text cannot hold: refused on every engine alike. */
+export function hasNul(text: string): boolean {
+  return text.includes('\u0000');
+}
+
 function toText(column: ResolvedColumn, value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') {
+    if (hasNul(value)) throw invalid(column, value, 'value (NUL characters are not allowed)');
+    return value;
+  }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'boolean') return value ? '1' : '0';
   throw invalid(column, value, 'value');

@@ -57,7 +57,15 @@ export type SelectItem =
   /** A column, optionally renamed. */
   | { readonly kind: 'field'; readonly ref: FieldRef; readonly alias?: string }
   /** `count(*)`, `sum(field)`...; `arg` undefined means `*` (count only). */
-  | { readonly kind: 'aggregate'; readonly fn: Aggregate; readonly arg?: FieldRef; readonly alias?: string };
+  | { readonly kind: 'aggregate'; readonly fn: Aggregate; readonly arg?: FieldRef; readonly alias?: string }
+  /**
+   * `{"items": ["item_code", "qty"]}`: the rows of the Table field `table`, as a nested array on
+   * each result row, with the listed columns of the child DocType (`*` or fields, optionally renamed).
+   */
+  | { readonly kind: 'children'; readonly table: string; readonly fields: readonly ChildSelectItem[] };
+
+/** What the nested child-rows form may select: every column, or columns of the child DocType. */
+export type ChildSelectItem = Extract<SelectItem, { kind: 'all' } | { kind: 'field' }>;
 
 /** One ORDER BY term; a missing direction takes the API version's default. */
 export interface OrderTerm {

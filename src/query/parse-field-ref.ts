@@ -1,5 +1,5 @@
 import { DataError } from '../errors/index.js';
-import { AGGREGATES, type Aggregate, type FieldRef, type OrderTerm, type SelectItem } from './list-query.js';
+import { AGGREGATES, type Aggregate, type ChildSelectItem, type FieldRef, type OrderTerm, type SelectItem } from './list-query.js';
 
 /*
  * The grammar of column references in list parameters (reference §7.1, §7.4). Only these shapes
@@ -57,9 +57,29 @@ function aggregateFromDict(item: Record<string, unknown>): SelectItem {
   return aggregateItem(fn, arg.trim(), alias, item);
 }
 
-/** Parses one item of `fields`: `*`, a reference with an optional `as alias`, or an aggregate. */
+/**
+ * The nested form `{"items": ["item_code", "qty as quantity"]}` (reference §7.1, develop): plain
+ * columns of the child DocType, or `*`; joins, aggregates and further nesting are refused.
+ */
+function childrenFromDict(table: string, list: readonly unknown[]): SelectItem {
+  if (!/^\w+$/.test(table)) throw new DataError(`Invalid child table in fields: ${show(table)}`);
+  const fields = (list.length === 0 ? ['*'] : list).map((entry): ChildSelectItem => {
+    const parsed = typeof entry === 'string' ? parseSelectItem(entry) : undefined;
+    if (parsed?.kind === 'all') return parsed;
+    if (parsed?.kind === 'field' && parsed.ref.via === undefined && parsed.ref.doctype === undefined) return parsed;
+    throw new DataError(`Invalid field for child table ${table} in fields: ${show(entry)}`);
+  });
+  return { kind: 'children', table, fields };
+}
+
+/**
+ * Parses one item of `fields`: `*`, a reference with an optional `as alias`, an aggregate (string
+ * or dict form), or the nested child-rows form `{"table": [fields]}`.
+ */
 export function parseSelectItem(item: unknown): SelectItem {
   if (item !== null && typeof item === 'object' && !Array.isArray(item)) {
+    const entries = Object.entries(item as Record<string, unknown>);
+    if (entries.length === 1 && Array.isArray(entries[0][1])) return childrenFromDict(entries[0][0], entries[0][1]);
     return aggregateFromDict(item as Record<string, unknown>);
   }
   if (typeof item !== 'string') throw new DataError(`Invalid field in fields: ${show(item)}`);

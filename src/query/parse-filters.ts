@@ -1,5 +1,6 @@
 import { DataError } from '../errors/index.js';
 import { OPERATORS, type Condition, type FieldRef, type Operator } from './list-query.js';
+import { MAX_FILTER_DEPTH } from './list-limits.js';
 import { parseFieldRef } from './parse-field-ref.js';
 
 /*
@@ -11,8 +12,6 @@ import { parseFieldRef } from './parse-field-ref.js';
  *   "a"                                                     name = a
  *   [cond, "or", [cond, "and", cond]]                       nested logic (reference develop)
  */
-
-const MAX_DEPTH = 16;
 
 const ALIASES: ReadonlyMap<string, Operator> = new Map([
   ['=<', '<='],
@@ -117,7 +116,7 @@ function parseNested(list: readonly unknown[], param: string, depth: number): Co
 }
 
 function parseList(list: readonly unknown[], param: string, depth: number): Condition[] {
-  if (depth > MAX_DEPTH) throw new DataError(`${param} are nested too deeply`);
+  if (depth > MAX_FILTER_DEPTH) throw new DataError(`${param} are nested too deeply (at most ${MAX_FILTER_DEPTH} levels of groups)`);
   if (list.length === 0) return [];
   if (isNestedLogic(list)) return [parseNested(list, param, depth)];
   if (typeof list[0] === 'string' || list.every(isScalar)) {

@@ -1,5 +1,13 @@
 import { DataError } from '../errors/index.js';
-import type { ListQuery, SelectItem } from './list-query.js';
+import { isLeaf, type Condition, type ListQuery, type SelectItem } from './list-query.js';
+import {
+  assertBoundedValue,
+  MAX_CONDITIONS,
+  MAX_FIELD_CHARS,
+  MAX_FIELDS,
+  MAX_ORDER_TERMS,
+  MAX_PAGING,
+} from './list-limits.js';
 import { parseFilters } from './parse-filters.js';
 import { parseGroupBy, parseOrderBy, parseSelectItem } from './parse-field-ref.js';
 
@@ -29,12 +37,15 @@ function decodeJson(value: unknown, param: string): unknown {
   if (typeof value !== 'string') return value;
   const text = value.trim();
   if (text === '') return undefined;
+  let decoded: unknown;
   try {
-    return JSON.parse(text);
+    decoded = JSON.parse(text);
   } catch {
-    if (/^[[{"]/.test(text)) throw new DataError(`${param} is not valid JSON: ${value}`);
+    if (/^[[{"]/.test(text)) throw new DataError(`${param} is not valid JSON: ${value.length > 200 ? `${value.slice(0, 200)}...` : value}`);
     return text;
   }
+  assertBoundedValue(decoded, param);
+  return decoded;
 }
 
 function parseFields(raw: unknown): SelectItem[] {
@@ -44,23 +55,65 @@ function parseFields(raw: unknown): SelectItem[] {
   const list = typeof value === 'string' ? value.split(',') : value;
   if (!Array.isArray(list)) throw new DataError(`fields must be a list; got ${show(value)}`);
   if (list.length === 0) return [{ kind: 'field', ref: { field: 'name' } }];
+  if (list.length > MAX_FIELDS) throw new DataError(`fields may name at most ${MAX_FIELDS} items; got ${list.length}`);
+  for (const item of list) {
+    if (typeof item === 'string' && item.length > MAX_FIELD_CHARS) {
+      throw new DataError(`A field in fields is longer than ${MAX_FIELD_CHARS} characters: ${item.slice(0, 60)}...`);
+    }
+  }
   return list.map(parseSelectItem);
 }
 
-function parseText(raw: unknown, param: string): string {
+/** `order_by` / `group_by`: a string of at most {@link MAX_ORDER_TERMS} comma-separated short terms. */
+function parseTerms(raw: unknown, param: string): string {
   if (isAbsent(raw)) return '';
-  if (typeof raw !== 'string') throw new DataError(`${param} must be a string; got ${show(raw)}`);
+  if (typeof raw !== 'string') throw new DataError(`${param} must be a string; got ${show(raw).slice(0, 200)}`);
+  const terms = raw.split(',');
+  if (terms.length > MAX_ORDER_TERMS) throw new DataError(`${param} may name at most ${MAX_ORDER_TERMS} fields; got ${terms.length}`);
+  if (terms.some((t) => t.length > MAX_FIELD_CHARS)) throw new DataError(`A term of ${param} is longer than ${MAX_FIELD_CHARS} characters`);
   return raw;
 }
 
-/** A paging value: absent gives the default; otherwise a non-negative integer, as a number or digits. */
+/**
+ * A paging value: absent gives the default; otherwise a non-negative integer up to
+ * {@link MAX_PAGING}, as a number or digits.
+ */
 function parseCount(raw: unknown, param: string, fallback: number): number {
   if (isAbsent(raw)) return fallback;
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new DataError(`${param} must be a non-negative integer; got ${show(raw)}`);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new DataError(`${param} must be a non-negative integer; got ${show(raw).slice(0, 100)}`);
   }
+  if (n > MAX_PAGING) throw new DataError(`${param} must be at most ${MAX_PAGING}; got ${show(raw).slice(0, 100)} (0 means no limit)`);
   return n;
+}
+
+function countLeaves(conditions: readonly Condition[]): number {
+  let n = 0;
+  for (const c of conditions) n += isLeaf(c) ? 1 : countLeaves('and' in c ? c.and : c.or);
+  return n;
+}
+
+/**
+ * The decoded `filters` / `or_filters` value. v2 takes only a list or a dict (reference §4.1);
+ * v1 also reads a bare name.
+ */
+function filterValue(raw: unknown, param: string, version: 'v1' | 'v2'): unknown {
+  const value = decodeJson(raw, param);
+  if (version === 'v2' && value !== undefined && value !== null && typeof value !== 'object') {
+    throw new DataError(`${param} must be a list or a dict; got ${show(value).slice(0, 100)}`);
+  }
+  return value;
+}
+
+function parseConditions(raw: Readonly<Record<string, unknown>>, version: 'v1' | 'v2'): Pick<ListQuery, 'filters' | 'orFilters'> {
+  const filters = parseFilters(filterValue(raw.filters, 'filters', version), 'filters');
+  const orFilters = parseFilters(filterValue(raw.or_filters, 'or_filters', version), 'or_filters');
+  const count = countLeaves(filters) + countLeaves(orFilters);
+  if (count > MAX_CONDITIONS) {
+    throw new DataError(`filters and or_filters may hold at most ${MAX_CONDITIONS} conditions together; got ${count}`);
+  }
+  return { filters, orFilters };
 }
 
 /** The reference's `sbool`, strict: anything but these spellings of a boolean is refused. */
@@ -98,10 +151,9 @@ export function parseListParams(raw: Readonly<Record<string, unknown>>, opts: Li
   return {
     doctype,
     fields: parseFields(raw.fields),
-    filters: parseFilters(decodeJson(raw.filters, 'filters'), 'filters'),
-    orFilters: parseFilters(decodeJson(raw.or_filters, 'or_filters'), 'or_filters'),
-    orderBy: parseOrderBy(parseText(raw.order_by, 'order_by')),
-    groupBy: parseGroupBy(parseText(raw.group_by, 'group_by')),
+    ...parseConditions(raw, opts.version),
+    orderBy: parseOrderBy(parseTerms(raw.order_by, 'order_by')),
+    groupBy: parseGroupBy(parseTerms(raw.group_by, 'group_by')),
     ...paging(raw, opts.version),
     asDict: parseBool(raw.as_dict, 'as_dict', true),
   };

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { DataError } from '../errors/index.js';
+import { MAX_COLUMNS } from './list-limits.js';
 import { refText, type SelectItem } from './list-query.js';
 import type { QueryScope } from './query-scope.js';
 import type { ResolvedColumn } from './resolved-column.js';
@@ -58,7 +59,8 @@ function aggregateDraft(item: Extract<SelectItem, { kind: 'aggregate' }>, scope:
 
 /**
  * Resolves the select list: `*` expands to the DocType's columns, fields the caller may not read
- * are dropped (as the reference does), and each item gets a distinct SQL alias.
+ * are dropped (as the reference does), and each item gets a distinct SQL alias. More than
+ * {@link MAX_COLUMNS} columns is a DataError (the engines' own limits are 1664 and 2000).
  */
 export function selectList(items: readonly SelectItem[], scope: QueryScope): Selection[] {
   const drafts: Draft[] = [];
@@ -68,9 +70,11 @@ export function selectList(items: readonly SelectItem[], scope: QueryScope): Sel
     } else if (item.kind === 'field') {
       const column = scope.resolveSelected(item.ref);
       if (column) drafts.push(fieldDraft(column, item.alias));
-    } else {
+    } else if (item.kind === 'aggregate') {
       drafts.push(aggregateDraft(item, scope));
     }
+    // Nested child tables are read by their own statements (child-rows.ts).
+    if (drafts.length > MAX_COLUMNS) throw new DataError(`fields select more than ${MAX_COLUMNS} columns`);
   }
   const used = new Set<string>();
   return drafts.map((d, i) => {

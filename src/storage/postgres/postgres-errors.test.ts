@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FwError } from '../../errors/index.js';
-import { isRetryableConflict, translatePostgresError } from './postgres-errors.js';
+import { isConnectionFailure, isRetryableConflict, translatePostgresError } from './postgres-errors.js';
 
 function pgError(fields: Record<string, string>): Error {
   return Object.assign(new Error(fields.message ?? 'driver error'), fields);
@@ -69,5 +69,21 @@ describe('PostgreSQL error translation', () => {
       const raw = pgError({ code });
       assert.equal(translatePostgresError(raw), raw);
     }
+  });
+
+  test('a NUL or untranslatable character, and any other data exception, is a 417 DataError', () => {
+    for (const code of ['22021', '22P05', '22012', '22025', '2201B']) {
+      const err = translated({ code, severity: 'ERROR', message: 'invalid byte sequence for encoding "UTF8": 0x00' });
+      assert.equal(err.excType, 'DataError', code);
+      assert.equal(err.status, 417, code);
+    }
+  });
+
+  test('a statement-level protocol violation is not a lost connection', () => {
+    const raw = pgError({ code: '08P01', severity: 'ERROR', message: 'bind message has 4464 parameter formats but 0 parameters' });
+    assert.equal(isConnectionFailure(raw), false);
+    assert.equal(translatePostgresError(raw), raw);
+    assert.equal(isConnectionFailure(pgError({ code: '08P01', severity: 'FATAL' })), true);
+    assert.equal(isConnectionFailure(pgError({ code: '57P01', severity: 'FATAL' })), true);
   });
 });

@@ -9,6 +9,8 @@ import { uniqueViolation } from '../unique-violation.js';
 /** The fields of a node-postgres error we read; see PostgreSQL's "Error Message Fields". */
 interface PgDriverError {
   code?: string;
+  /** ERROR for a failed statement, FATAL or PANIC when the server ends the session. */
+  severity?: string;
   message?: string;
   detail?: string;
   constraint?: string;
@@ -54,11 +56,17 @@ function fields(err: unknown): PgDriverError {
   return typeof err === 'object' && err !== null ? (err as PgDriverError) : {};
 }
 
-/** True when `err` means the connection (not the statement) failed; the connection is then discarded. */
+/**
+ * True when `err` means the connection (not the statement) failed; the connection is then discarded.
+ * A server error of severity ERROR failed one statement and left the session usable, whatever its
+ * class: 08P01 (protocol violation) is what the server answers a Bind message with more
+ * parameters than the protocol carries, a bad request rather than a lost connection.
+ */
 export function isConnectionFailure(err: unknown): boolean {
   const e = fields(err);
   const code = e.code ?? '';
   if (NODE_NETWORK_CODES.has(code)) return true;
+  if (e.severity === 'ERROR') return false;
   if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') {
     return true;
   }
@@ -101,6 +109,14 @@ export function translatePostgresError(err: unknown): unknown {
   if (code === '22003' || code === '22007' || code === '22008' || code === '22P02') {
     return new DataError('Value does not fit its column type', { cause: err });
   }
+  // 22021: a NUL character or bad UTF-8 in a value (PostgreSQL text cannot hold NUL); 22P05: an
+  // untranslatable character.
+  if (code === '22021' || code === '22P05') {
+    return new DataError('A value holds a character the database cannot store (such as NUL)', { cause: err });
+  }
+  // Every other data exception (class 22: division by zero, bad escape, out-of-range values...)
+  // comes from a value the client sent, never from a lost connection or a bug in the SQL text.
+  if (code.startsWith('22')) return new DataError('Invalid value in the request', { cause: err });
   if (RETRYABLE_CODES.has(code) || code === '55P03') {
     return new ServiceUnavailableError('The database is busy; try again', { cause: err });
   }
