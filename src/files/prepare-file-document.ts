@@ -3,6 +3,7 @@ import { CannotChangeConstantError, InvalidURLError, MandatoryError, PermissionE
 import type { Doc } from '../meta/doctype.js';
 import { fileTypeFor } from './content-types.js';
 import { checkAttachTarget, mayReadFile } from './file-access.js';
+import { checkFolder, checkFolderName } from './file-folder.js';
 import type { FileStore } from './file-store.js';
 import { filesWithUrl } from './file-rows.js';
 import { looksLocal, parseFileUrl, type LocalFile } from './file-url.js';
@@ -82,7 +83,10 @@ function attachmentChanged(doc: Doc, before: Doc): boolean {
 export async function prepareFileDocument(ctx: DocContext, store: FileStore, doc: Doc, before: Doc | undefined): Promise<void> {
   if (Number(doc.is_folder) === 1) {
     if (text(doc.file_name) === '') throw new MandatoryError('A folder needs a file_name');
+    checkFolderName(String(doc.file_name));
     doc.file_url = null;
+    if (text(doc.folder) === '') doc.folder = 'Home';
+    if (before === undefined || doc.folder !== before.folder) await checkFolder(ctx, String(doc.folder));
     return;
   }
   if (before === undefined) await prepareNew(ctx, store, doc);
@@ -94,6 +98,9 @@ export async function prepareFileDocument(ctx: DocContext, store: FileStore, doc
     }
     for (const field of ['file_size', 'content_hash', 'file_type'] as const) doc[field] = before[field] ?? null;
   }
+  // A folder the client names must exist; one the File was already in stays valid.
+  if (text(doc.folder) === '') doc.folder = 'Home';
+  if (before === undefined || doc.folder !== before.folder) await checkFolder(ctx, String(doc.folder));
   const doctype = text(doc.attached_to_doctype);
   const name = text(doc.attached_to_name);
   if ((doctype === '') !== (name === '')) {

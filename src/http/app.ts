@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { DoesNotExistError, FwError, InvalidRequestBody, RequestTooLarge } from '../errors/index.js';
+import { DoesNotExistError } from '../errors/index.js';
 import type { Site } from '../site/site.js';
-import { registerCors } from './cors.js';
-import { mapError, v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
+import { DEFAULT_BODY_IDLE_TIMEOUT_MS, registerBodyIdleTimeout } from './body-idle-timeout.js';
+import { applyCors, registerCors } from './cors.js';
+import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
+import { clientErrorHandler, mapRequestError, shuttingDown } from './framework-errors.js';
+import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
+import { serializeRequest } from './log-redaction.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
@@ -14,24 +18,17 @@ import { registerResourceRoutes } from './routes/resource-routes.js';
 
 /** Options of the HTTP app. */
 export interface AppOptions {
+  /** Fastify's logger options; the request serializer is always the redacting one. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Milliseconds a request body may go without a byte before it is given up (default 60 s; 0: never). */
+  readonly bodyIdleTimeoutMs?: number;
 }
 
-/** Fastify's own request errors (body too large, bad content) in the catalogue's terms. */
-function fromFastify(err: FastifyError): FwError | undefined {
-  switch (err.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new RequestTooLarge('Request body is too large');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new InvalidRequestBody(err.message);
-    default:
-      return typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500
-        ? new InvalidRequestBody(err.message)
-        : undefined;
-  }
+/** The logger options with the request serializer that keeps secrets in the query string out of the log. */
+function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  const base = logger === true ? {} : logger;
+  return { ...base, serializers: { ...base.serializers, req: serializeRequest } };
 }
 
 /**
@@ -40,35 +37,48 @@ function fromFastify(err: FastifyError): FwError | undefined {
  * last and is the only place errors become responses.
  */
 export async function buildApp(site: Site, options: AppOptions = {}): Promise<FastifyInstance> {
+  const developerMode = site.config.developer_mode;
+  const bodyIdleMs = options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS;
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: loggerOptions(options.logger),
     bodyLimit: site.config.max_request_size,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has no envelope; the onRequest hook below answers instead.
+    return503OnClosing: false,
+    // Errors the router raises before any route or hook (a bad percent-escape, an overlong path
+    // segment) get the envelope through the one error responder.
+    frameworkErrors: (err, req, reply) => void sendError(site, err, req, reply),
+    // Errors of Node's HTTP parser (oversize headers: 431) are answered on the socket, as JSON too.
+    clientErrorHandler: clientErrorHandler(developerMode),
     // Behind a trusted proxy, req.ip is X-Forwarded-For's first hop (the login throttle keys on it).
     trustProxy: site.config.trust_proxy,
   });
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw shuttingDown();
+  });
+
+  registerBodyIdleTimeout(app, bodyIdleMs);
   registerCors(app, site);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: site.config.max_request_size });
   await app.register(multipart, multipartOptions(site.config));
-  registerUploadStaging(app, site);
+  registerUploadStaging(app, site, bodyIdleMs);
+  registerGetJsonBody(app, site.config.max_request_size);
 
   // JSON bodies: empty is "no body"; anything but an object or array is refused, never a 500.
   app.removeContentTypeParser('application/json');
   const parseJson = (_req: unknown, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      return done(new InvalidRequestBody('Invalid request body: malformed JSON'), undefined);
-    }
-    if (parsed === null || typeof parsed !== 'object') {
-      return done(new InvalidRequestBody('Invalid request body: expected a JSON object or array'), undefined);
+      parsed = parseJsonBody(String(body));
+    } catch (err) {
+      return done(err as Error, undefined);
     }
     done(null, parsed);
   };
@@ -90,13 +100,28 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     throw new DoesNotExistError(`No route for ${req.method} ${req.url.split('?')[0].slice(0, 200)}`);
   });
 
-  app.setErrorHandler(async (err, req, reply) => {
-    const scope: ErrorScope = { requestId: req.id, developerMode: site.config.developer_mode, log: req.log };
-    const known = err instanceof FwError ? err : fromFastify(err as FastifyError);
-    const mapped = mapError(known ?? err, scope);
-    reply.code(mapped.status).type('application/json; charset=utf-8');
-    return req.url.startsWith('/api/v2/') ? v2ErrorBody(mapped, scope) : v1ErrorBody(mapped, scope);
-  });
+  app.setErrorHandler(async (err, req, reply) => errorBody(err, req, reply, developerMode));
 
   return app;
+}
+
+/** The error body of a failed request (v1 or v2 by its path), with status and headers set on `reply`. */
+function errorBody(err: unknown, req: FastifyRequest, reply: FastifyReply, developerMode: boolean): object {
+  const scope: ErrorScope = { requestId: req.id, developerMode, log: req.log };
+  const mapped = mapRequestError(err, scope);
+  reply.code(mapped.status).type('application/json; charset=utf-8');
+  // A body left half-read cannot be followed by another request on this connection.
+  if (req.raw.complete === false) reply.header('Connection', 'close');
+  return req.url.startsWith('/api/v2/') ? v2ErrorBody(mapped, scope) : v1ErrorBody(mapped, scope);
+}
+
+/**
+ * Sends the error answer of a request that never reached a route (Fastify's frameworkErrors).
+ * Such answers skip the app's onSend hooks, so the headers those add are set here.
+ */
+async function sendError(site: Site, err: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const body = errorBody(err, req, reply, site.config.developer_mode);
+  reply.header('Cache-Control', 'no-store');
+  await applyCors(site, req, reply);
+  reply.send(body);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { siteSettings, type Settings } from '../site/site-settings.js';
+import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';
 
 /** What decides a CORS answer (setting `allow_cors`, developer mode). */
@@ -48,18 +48,19 @@ function applyOrigin(reply: FastifyReply, allowCors: CorsSettings['allowCors'], 
  * and headers. Every `OPTIONS` request answers an empty 200 here, CORS configured or not, before
  * any route, body parsing or authentication runs.
  *
- * `allow_cors` comes from the settings function (System Settings over site_config.json). Ordinary
- * answers get their headers as they are sent, after the route's own metadata check, so a change
- * made in any process applies from the next request on at no extra cost; a preflight reaches no
- * route, so it checks the metadata version itself (and keeps the last known settings when the
- * database cannot be reached, since OPTIONS must always answer).
+ * `allow_cors` comes from the settings function (System Settings over site_config.json), checked
+ * against the metadata version for every request that carries an Origin: many answers never run
+ * a unit of work that would refresh the settings (unknown routes, refused verbs, bad bodies,
+ * `ping`), and a change made in any process must apply to the very next request. Requests
+ * without an Origin get no CORS headers, so they need no check. When the database cannot be
+ * reached the last known settings serve, since OPTIONS and error answers must always go out.
  */
 export function registerCors(app: FastifyInstance, site: Site): void {
   const developerMode = site.config.developer_mode;
   app.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'OPTIONS') return;
     const origin = header(req, 'origin');
-    const allowCors = origin === undefined ? site.settingsCache.current.allow_cors : await preflightCors(site);
+    const allowCors = await corsFor(site, origin);
     const allowed = applyOrigin(reply, allowCors, origin);
     const requestedMethod = header(req, 'access-control-request-method');
     if (allowed && requestedMethod) {
@@ -72,17 +73,27 @@ export function registerCors(app: FastifyInstance, site: Site): void {
     return reply;
   });
   app.addHook('onSend', async (req, reply, payload) => {
-    if (req.method !== 'OPTIONS') applyOrigin(reply, (await corsSettings(site)).allow_cors, header(req, 'origin'));
+    if (req.method !== 'OPTIONS') await applyCors(site, req, reply);
     return payload;
   });
 }
 
-/** The settings of an ordinary answer; never fails the answer (the last known settings serve). */
-async function corsSettings(site: Site): Promise<Settings> {
-  return siteSettings(site).catch(() => site.settingsCache.current);
+/**
+ * Sets the CORS headers of an ordinary (non-preflight) answer; for answers that skip the onSend
+ * hooks, such as Fastify's framework errors, so a browser client can read those too.
+ */
+export async function applyCors(site: Site, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const origin = header(req, 'origin');
+  applyOrigin(reply, await corsFor(site, origin), origin);
 }
 
-async function preflightCors(site: Site): Promise<CorsSettings['allowCors']> {
+/**
+ * `allow_cors` for a request from `origin`: fresh when there is an origin to judge (one indexed
+ * read of the metadata version, which also keeps this process's metadata in step), the last
+ * known value otherwise (it then decides only whether to add `Vary: Origin`).
+ */
+async function corsFor(site: Site, origin: string | undefined): Promise<CorsSettings['allowCors']> {
+  if (origin === undefined) return site.settingsCache.current.allow_cors;
   const settings = await siteSettings(site, { fresh: true }).catch(() => site.settingsCache.current);
   return settings.allow_cors;
 }

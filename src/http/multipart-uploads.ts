@@ -9,6 +9,8 @@ import { UploadedFile } from '../files/uploaded-file.js';
 import type { SiteConfig } from '../site/site-config.js';
 import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';
+import { DEFAULT_BODY_IDLE_TIMEOUT_MS, setConnectionTimeout } from './body-idle-timeout.js';
+import { requestTimeout } from './framework-errors.js';
 
 /** The multipart part that carries the upload, as in the reference and its clients. */
 const FILE_PART = 'file';
@@ -38,23 +40,87 @@ function asClientError(err: unknown): unknown {
 }
 
 /**
+ * Watches the connection a body arrives on: `failed` rejects when the client goes away before the
+ * body is complete, or sends nothing for `idleMs`. `stop()` ends the watch once the body is read.
+ */
+class BodyWatch {
+  readonly failed: Promise<never>;
+  /** Set by the reader: the file stream being staged now, cut off when the body is given up. */
+  current: Readable | undefined;
+  #fail!: (err: Error) => void;
+  #error: Error | undefined;
+  readonly #req: FastifyRequest;
+  readonly #raw: FastifyRequest['raw'];
+  readonly #onClose = () => {
+    if (!this.#raw.complete) this.#abort(new InvalidRequestBody('The client closed the connection before the body was complete'));
+  };
+  readonly #onIdle = () => this.#abort(requestTimeout('The upload stopped arriving; send it again'));
+
+  constructor(req: FastifyRequest, idleMs: number) {
+    this.#req = req;
+    const raw = req.raw;
+    this.#raw = raw;
+    this.failed = new Promise<never>((_, reject) => {
+      this.#fail = reject;
+    });
+    // Nobody may be awaiting it at the moment it fails; the reader learns of it through `error`.
+    this.failed.catch(() => undefined);
+    raw.on('close', this.#onClose);
+    // A timeout listener on the request keeps Node from destroying the socket, so a 408 can still go out.
+    if (idleMs > 0 && setConnectionTimeout(req, idleMs)) raw.on('timeout', this.#onIdle);
+  }
+
+  /** The reason the body was given up, if it was. */
+  get error(): Error | undefined {
+    return this.#error;
+  }
+
+  #abort(err: Error): void {
+    if (this.#error) return;
+    this.#error = err;
+    this.current?.destroy(err);
+    this.#fail(err);
+  }
+
+  stop(): void {
+    this.#raw.off('close', this.#onClose);
+    this.#raw.off('timeout', this.#onIdle);
+    setConnectionTimeout(this.#req, 0);
+  }
+}
+
+/** The next part of the body, or a rejection as soon as the watch gives the body up. */
+async function nextPart<T>(parts: AsyncIterator<T>, watch: BodyWatch): Promise<IteratorResult<T>> {
+  const next = parts.next();
+  // The parser may fail after the watch already did; that rejection is expected and unread.
+  next.catch(() => undefined);
+  return Promise.race([next, watch.failed]);
+}
+
+/**
  * Reads a multipart body into arguments: form fields as strings (the first of a repeated name
  * wins), and the `file` part streamed into the store's staging area as an UploadedFile, never
- * held in memory. Other file parts are read past and dropped.
+ * held in memory. Other file parts are read past and dropped. A client that goes away, or stops
+ * sending for `idleMs`, ends the read at once and leaves no staged bytes behind.
  */
-async function readMultipart(req: FastifyRequest, store: FileStore, config: SiteConfig): Promise<Record<string, unknown>> {
+async function readMultipart(req: FastifyRequest, store: FileStore, config: SiteConfig, idleMs: number): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   const uploads: UploadedFile[] = [];
   uploadsOf.set(req, uploads);
   let fieldBytes = 0;
+  const watch = new BodyWatch(req, idleMs);
+  const parts = req.parts({ limits: { fileSize: config.max_file_size } })[Symbol.asyncIterator]();
   try {
-    for await (const part of req.parts({ limits: { fileSize: config.max_file_size } })) {
+    for (let step = await nextPart(parts, watch); !step.done; step = await nextPart(parts, watch)) {
+      const part = step.value;
       if (part.type === 'file') {
+        watch.current = part.file;
         if (part.fieldname !== FILE_PART || Object.hasOwn(body, FILE_PART)) {
           await drain(part.file);
           continue;
         }
         const upload = await UploadedFile.receive(store, part.file, part.filename, { maxBytes: config.max_file_size });
+        watch.current = undefined;
         uploads.push(upload);
         if (part.file.truncated) {
           throw new MaxFileSizeReachedError(`File size exceeded the maximum allowed size of ${config.max_file_size} bytes`);
@@ -71,7 +137,12 @@ async function readMultipart(req: FastifyRequest, store: FileStore, config: Site
       if (!Object.hasOwn(body, part.fieldname)) body[part.fieldname] = part.value;
     }
   } catch (err) {
-    throw asClientError(err);
+    // The staged copies are of no use to a request that failed here; they go now, not at the answer.
+    uploadsOf.delete(req);
+    for (const upload of uploads) await upload.release(true);
+    throw asClientError(watch.error ?? err);
+  } finally {
+    watch.stop();
   }
   return body;
 }
@@ -85,16 +156,17 @@ async function releaseUploads(req: FastifyRequest, statusCode: number): Promise<
 
 /**
  * Multipart bodies become request arguments before any handler runs (the `file` part staged on
- * disk, hashed, within max_file_size), and whatever a request staged is released when its answer
- * is sent: the staged copy always, copies placed under a key too when the request failed.
+ * disk, hashed, within max_file_size, given up after `idleMs` without a byte), and whatever a
+ * request staged is released when its answer is sent: the staged copy always, copies placed under
+ * a key too when the request failed.
  */
-export function registerUploadStaging(app: FastifyInstance, site: Site): void {
+export function registerUploadStaging(app: FastifyInstance, site: Site, idleMs = DEFAULT_BODY_IDLE_TIMEOUT_MS): void {
   const store = openFileStore(site.paths);
   app.addHook('preValidation', async (req) => {
     if (!req.isMultipart()) return;
     // Staging runs before the route's metadata check, so it asks for fresh settings itself.
     const { max_file_size } = await siteSettings(site, { fresh: true });
-    req.body = await readMultipart(req, store, { ...site.config, max_file_size });
+    req.body = await readMultipart(req, store, { ...site.config, max_file_size }, idleMs);
   });
   app.addHook('onSend', async (req, reply, payload) => {
     await releaseUploads(req, reply.statusCode);

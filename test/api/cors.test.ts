@@ -125,6 +125,39 @@ for (const dialect of testDialects()) {
       const missing = await listed.app.inject({ method: 'GET', url: '/no/such/route', headers: { origin: APP_ORIGIN } });
       assertV1Error(missing, 404, 'DoesNotExistError');
       assert.equal(missing.headers['access-control-allow-origin'], APP_ORIGIN);
+      // Refused by the router before any route or hook runs.
+      const badUrl = await listed.app.inject({ method: 'GET', url: '/api/resource/ToDo/%ZZ', headers: { origin: APP_ORIGIN } });
+      assertV1Error(badUrl, 400, 'InvalidRequestBody');
+      assert.equal(badUrl.headers['access-control-allow-origin'], APP_ORIGIN);
+      assert.equal(badUrl.headers['cache-control'], 'no-store');
+    });
+
+    test('a change to allow_cors made elsewhere applies to the very next request, even one that runs no unit of work', async () => {
+      const settingsUrl = `/api/resource/System%20Settings/System%20Settings`;
+      const other = await reopenWithConfig(t, {});
+      const fromApp = (url: string, extra: Record<string, string> = {}, payload?: string) =>
+        other.app.inject({ method: payload === undefined ? 'GET' : 'POST', url, headers: { origin: APP_ORIGIN, ...extra }, ...(payload === undefined ? {} : { payload }) });
+      try {
+        // The second view has read its settings (none allowed) before the change.
+        assert.equal((await fromApp('/api/method/ping')).headers['access-control-allow-origin'], undefined);
+        const set = await t.request({ method: 'PUT', url: settingsUrl, body: { allow_cors: APP_ORIGIN } });
+        assert.equal(set.statusCode, 200, set.body);
+        // ping touches no database, an unknown route and a malformed body reach no unit of work.
+        for (const res of [
+          await fromApp('/api/method/ping'),
+          await fromApp('/no/such/route'),
+          await fromApp('/api/resource/ToDo', { 'content-type': 'application/json' }, '{"description":'),
+        ]) {
+          assert.equal(res.headers['access-control-allow-origin'], APP_ORIGIN, `${res.statusCode} ${res.body.slice(0, 200)}`);
+          assert.equal(res.headers['access-control-allow-credentials'], 'true');
+        }
+        const cleared = await t.request({ method: 'PUT', url: settingsUrl, body: { allow_cors: '' } });
+        assert.equal(cleared.statusCode, 200, cleared.body);
+        assert.equal((await fromApp('/api/method/ping')).headers['access-control-allow-origin'], undefined);
+      } finally {
+        await t.request({ method: 'PUT', url: settingsUrl, body: { allow_cors: '' } });
+        await other.close();
+      }
     });
 
     test('a refused login from an allowed origin carries the CORS headers, so the client can read why', async () => {

@@ -101,12 +101,22 @@ for (const dialect of testDialects()) {
 
       test('ignore client changes to size and hash on save', async () => {
         const file = fileOf(await uploadFile(t, 'steady.txt', 'steady'));
+        const folder = await t.request({ method: 'POST', url: '/api/resource/File', body: { is_folder: 1, file_name: 'Moved', folder: 'Home' } });
+        assert.equal(folder.statusCode, 200, folder.body);
         const res = await t.request({ method: 'PUT', url: fileUrl(file.name), body: { file_size: 1, content_hash: 'x', folder: 'Home/Moved' } });
         assert.equal(res.statusCode, 200, res.body);
         const doc = res.json().data;
         assert.equal(doc.file_size, file.file_size);
         assert.equal(doc.content_hash, file.content_hash);
         assert.equal(doc.folder, 'Home/Moved');
+      });
+
+      test('cannot move to a folder path that escapes Home: 417', async () => {
+        const file = fileOf(await uploadFile(t, 'stays.txt', 'stays'));
+        const res = await t.request({ method: 'PUT', url: fileUrl(file.name), body: { folder: 'Home/../../etc' } });
+        assertV1Error(res, 417, 'ValidationError');
+        const read = await t.request({ method: 'GET', url: fileUrl(file.name) });
+        assert.equal(read.json().data.folder, 'Home');
       });
     });
   });

@@ -133,9 +133,46 @@ for (const dialect of testDialects()) {
       assert.equal(await readFile(join(t.site.paths.publicFiles, 'empty.txt'), 'utf8'), '');
     });
 
-    test('the folder field is kept', async () => {
+    test('the folder field is kept, for a built-in folder and for a folder File', async () => {
       const { name, content } = fresh();
-      assert.equal(fileOf(await uploadFile(t, name, content, { folder: 'Home/Reports' })).folder, 'Home/Reports');
+      assert.equal(fileOf(await uploadFile(t, name, content, { folder: 'Home/Attachments' })).folder, 'Home/Attachments');
+      const made = await t.request({ method: 'POST', url: '/api/resource/File', body: { is_folder: 1, file_name: 'Reports', folder: 'Home' } });
+      assert.equal(made.statusCode, 200, made.body);
+      const next = fresh();
+      assert.equal(fileOf(await uploadFile(t, next.name, next.content, { folder: 'Home/Reports' })).folder, 'Home/Reports');
+    });
+
+    for (const folder of [
+      '../../etc',
+      'Home/../..',
+      'Home/./x',
+      '/Home',
+      'Home//x',
+      'Home/',
+      'Home\\..\\x',
+      'Home/a\u0000b',
+      'C:/Windows',
+      'Elsewhere',
+      `Home/${'x'.repeat(300)}`,
+    ]) {
+      test(`an upload into the folder ${JSON.stringify(folder.slice(0, 40))} is 417 ValidationError and stores nothing`, async () => {
+        const { name, content } = fresh();
+        await assertNothingStored(async () => {
+          assertV1Error(await uploadFile(t, name, content, { folder }), 417, 'ValidationError');
+        });
+      });
+    }
+
+    test('an upload into a folder that does not exist is 417 LinkValidationError and stores nothing', async () => {
+      const { name, content } = fresh();
+      await assertNothingStored(async () => {
+        assertV1Error(await uploadFile(t, name, content, { folder: 'Home/Nowhere' }), 417, 'LinkValidationError');
+      });
+    });
+
+    test('a folder File cannot be named with a path', async () => {
+      const res = await t.request({ method: 'POST', url: '/api/resource/File', body: { is_folder: 1, file_name: '../up', folder: 'Home' } });
+      assertV1Error(res, 417, 'ValidationError');
     });
 
     for (const [raw, cleaned] of [

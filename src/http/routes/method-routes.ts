@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
 import { bindArguments, type HttpVerb } from '../../rpc/method-registry.js';
 import type { Site } from '../../site/site.js';
+import { readOnlyContext } from '../read-only-guard.js';
 import { requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';
 
@@ -9,8 +10,9 @@ const METHOD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /**
  * Calls a whitelisted method: unknown path 404, verb not allowed or Guest on a protected method
- * 403; GET runs read-only, every other verb in one transaction that an error rolls back, except
- * methods registered with `ownTransactions` (login), which open their own.
+ * 403; GET runs read-only (a write it attempts is a 403 telling the client to use POST), every
+ * other verb in one transaction that an error rolls back, except methods registered with
+ * `ownTransactions` (login), which open their own.
  */
 export async function callMethod(
   site: Site,
@@ -33,9 +35,14 @@ export async function callMethod(
   const bound = bindArguments(method.params, args);
   const http = httpExchange(req, reply, rc.sid);
   const detached = method.ownTransactions || !method.usesDatabase;
-  const run = (detached ? site.detached : verb === 'GET' ? site.read : site.write).bind(site);
+  const readOnly = !detached && verb === 'GET';
+  const run = (detached ? site.detached : readOnly ? site.read : site.write).bind(site);
   const unit = { sid: rc.sid, usesDatabase: method.usesDatabase };
-  const result = await run(rc.principal, (ctx) => method.handler({ ctx, args: bound, site, http }), unit);
+  const result = await run(
+    rc.principal,
+    (ctx) => method.handler({ ctx: readOnly ? readOnlyContext(ctx, method.path) : ctx, args: bound, site, http }),
+    unit,
+  );
   const body: Record<string, unknown> = result === undefined || result === null ? {} : { [envelope]: result };
   return { ...body, ...http.extraBody };
 }

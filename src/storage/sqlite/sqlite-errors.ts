@@ -1,4 +1,4 @@
-import { MandatoryError, ServiceUnavailableError } from '../../errors/index.js';
+import { MandatoryError, PermissionError, ServiceUnavailableError } from '../../errors/index.js';
 import { uniqueViolation } from '../unique-violation.js';
 
 interface SqliteDriverError {
@@ -23,6 +23,14 @@ export function translateSqliteError(err: unknown): unknown {
     const column = target.slice(dot + 1) || undefined;
     const details = { table: target.slice(0, Math.max(dot, 0)) || undefined, column };
     return new MandatoryError(`${column ?? 'A value'} is mandatory`, { details, cause: err });
+  }
+  // A write on the read-only connection that serves read units (GET requests). Only the plain
+  // code: the SQLITE_READONLY_* kinds (a moved or unwritable file, recovery) are server faults.
+  if (e.code === 'SQLITE_READONLY') {
+    return new PermissionError('This request is read-only and cannot change data; use POST', {
+      details: { readOnlyRequest: true },
+      cause: err,
+    });
   }
   if (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_LOCKED') {
     return new ServiceUnavailableError('The database is busy; try again', { cause: err });

@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InvalidRequestBody, RequestTooLarge } from '../errors/index.js';
+import { announcesBody } from './body-idle-timeout.js';
+
+/** The JSON media types the app parses (`application/json`, `application/*+json`). */
+export const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * Parses a JSON request body: empty text is "no body" (undefined); anything but an object or an
+ * array is refused with a 400, never a 500.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InvalidRequestBody('Invalid request body: malformed JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object') {
+    throw new InvalidRequestBody('Invalid request body: expected a JSON object or array');
+  }
+  return parsed;
+}
+
+/** Reads the raw body of a request up to `limit` bytes (RequestTooLarge past it). */
+async function readBody(req: FastifyRequest, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new RequestTooLarge('Request body is too large');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req.raw) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > limit) throw new RequestTooLarge('Request body is too large');
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A JSON body on GET is honoured (API.md "Requests", reference §2): Fastify does not parse bodies
+ * of GET requests, so this hook reads and parses one before the handler builds its arguments,
+ * with the same rules and size limit as any other JSON body.
+ */
+export function registerGetJsonBody(app: FastifyInstance, bodyLimit: number): void {
+  app.addHook('preValidation', async (req) => {
+    if (req.method !== 'GET' || req.body !== undefined || !announcesBody(req)) return;
+    if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return;
+    req.body = parseJsonBody(await readBody(req, bodyLimit));
+  });
+}
