@@ -23,6 +23,9 @@ export const GUEST_USER = 'Guest';
 /** The user that holds every role. */
 export const ADMINISTRATOR_USER = 'Administrator';
 
+/** Users the site cannot work without: never deleted or disabled, reached by the Administrator alone. */
+export const BUILT_IN_USERS: ReadonlySet<string> = new Set([ADMINISTRATOR_USER, GUEST_USER]);
+
 /** Every unauthenticated request: role Guest only. */
 export const GUEST: Principal = Object.freeze({
   user: GUEST_USER,

@@ -1,12 +1,10 @@
 import { MAX_PASSWORD_LENGTH, setUserPassword } from '../auth/passwords.js';
-import { ADMINISTRATOR_USER, GUEST_USER } from '../auth/principal.js';
+import { BUILT_IN_USERS, GUEST_USER } from '../auth/principal.js';
 import { SessionStore } from '../auth/sessions.js';
 import type { Doc } from '../meta/doctype.js';
 import type { HookRegistry } from '../documents/hooks.js';
 import { ValidationError } from '../errors/index.js';
 
-/** Users the site cannot work without: never deleted, never disabled. */
-const BUILT_IN_USERS: ReadonlySet<string> = new Set([ADMINISTRATOR_USER, GUEST_USER]);
 /** A Password value of only asterisks is the mask coming back from a client, not a new password. */
 const MASK = /^\*+$/;
 
@@ -24,9 +22,18 @@ function normaliseEmail(doc: Doc): void {
  * The User DocType's own behaviour: the name is the lower-cased email, full_name follows the name
  * parts, `new_password` is hashed into __Auth and never stored on the document, and the user's
  * sessions end when the password changes (except the session making the change) or the user is
- * disabled. Administrator and Guest can be neither deleted nor disabled.
+ * disabled. Administrator and Guest can be neither deleted nor disabled, and only the
+ * Administrator reads or changes them (reference: `user.has_permission`), so a System Manager
+ * cannot take over the one account above every permission.
  */
 export function registerUserController(hooks: HookRegistry): void {
+  hooks.permissions.onHasPermission('User', ({ doc, principal }) =>
+    principal.isAdministrator || !BUILT_IN_USERS.has(String(doc.name)) ? undefined : false,
+  );
+  hooks.permissions.onQueryConditions('User', ({ principal }) =>
+    principal.isAdministrator ? undefined : { field: { field: 'name' }, op: 'not in', value: [...BUILT_IN_USERS] },
+  );
+
   // Naming runs between before_insert and before_validate, so the email is normalised first.
   hooks.on('User', 'before_insert', async ({ doc }, next) => {
     normaliseEmail(doc);

@@ -17,6 +17,8 @@ const existsShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
 /** The row writes of a DocType: every column, in `meta.columnNames` order (the update's last value is the name). */
 const insertShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
 const updateShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
+/** A child row's write: every column, matched by name and by the parent row and table it belongs to. */
+const childUpdateShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
 
 /** `{ column: value }` for the columns in order, from a list of values in the same order. */
 function byColumn(columns: readonly string[], values: readonly unknown[]): Record<string, unknown> {
@@ -136,6 +138,27 @@ export class DocumentRepository {
     return shape(...values, name);
   }
 
+  /**
+   * `update <child table> set (every column) where name = ? and parent = ? and parenttype = ? and
+   * parentfield = ?`: a row name alone never reaches a row of another document.
+   */
+  #childUpdateStatement(child: Meta, values: unknown[], row: Doc): SqlStatement {
+    const shape = childUpdateShapes.get(this.#dialect, child, () => {
+      const columns = child.columnNames;
+      return statementShape(columns.length + 4, (...slots: unknown[]) =>
+        this.#dialect.builder
+          .updateTable(child.tableName)
+          .set(byColumn(columns, slots))
+          .where('name', '=', slots[columns.length])
+          .where('parent', '=', slots[columns.length + 1])
+          .where('parenttype', '=', slots[columns.length + 2])
+          .where('parentfield', '=', slots[columns.length + 3])
+          .compile(),
+      );
+    });
+    return shape(...values, row.name, row.parent, row.parenttype, row.parentfield);
+  }
+
   /** Inserts the document and its child rows. */
   async insert(q: Queryable, meta: Meta, doc: Doc): Promise<void> {
     await q.run(this.#insertStatement(meta, this.#columnValues(meta, doc)));
@@ -164,7 +187,7 @@ export class DocumentRepository {
       await q.run(del.compile());
       for (const row of rows) {
         const rowValues = this.#columnValues(child.meta, row);
-        const { changes } = await q.run(this.#updateStatement(child.meta, rowValues, row.name as string));
+        const { changes } = await q.run(this.#childUpdateStatement(child.meta, rowValues, row));
         if (changes === 0) await q.run(this.#insertStatement(child.meta, rowValues));
       }
     }

@@ -11,7 +11,7 @@ import { permissionDenied } from '../permissions/permission-denied.js';
 import { applyDefaults, coerceFields, mergePatch } from './build-document.js';
 import { checkAmendment } from './check-amendment.js';
 import { checkUpdateAfterSubmit } from './check-update-after-submit.js';
-import { stampChildRows } from './child-rows.js';
+import { claimChildRows, stampChildRows } from './child-rows.js';
 import { describeConstraintError } from './constraint-error.js';
 import { deleteDocument } from './delete-document.js';
 import type { DocContext } from './doc-context.js';
@@ -110,6 +110,7 @@ export class DocumentService {
     const action = docstatusAction(undefined, docstatus, meta.isSubmittable, meta.name);
     const fctx = this.#fieldContext(ctx, meta);
     const doc: Doc = {};
+    claimChildRows(meta, data, undefined);
     mergePatch(meta, doc, data);
     if (checked) keepUnwritableFields(ctx.principal, meta, doc, undefined, (d) => ctx.metas.get(d));
     applyDefaults(meta, doc, fctx);
@@ -158,6 +159,7 @@ export class DocumentService {
     await this.#authorizeAction(ctx, meta, action, before);
 
     const doc: Doc = structuredClone(before);
+    claimChildRows(meta, patch, before);
     mergePatch(meta, doc, patch);
     keepUnwritableFields(ctx.principal, meta, doc, before, (d) => ctx.metas.get(d));
     coerceFields(meta, doc, this.#fieldContext(ctx, meta), (d) => ctx.metas.get(d));

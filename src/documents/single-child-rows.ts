@@ -60,7 +60,14 @@ export async function saveSingleChildRows(ctx: DocContext, meta: Meta, doc: Doc)
     await ctx.q.run(del.compile());
     for (const row of rows as Doc[]) {
       const values = columnValues(child, row);
-      const { changes } = await ctx.q.run(db.updateTable(child.tableName).set(values).where('name', '=', String(row.name)).compile());
+      const own = db
+        .updateTable(child.tableName)
+        .set(values)
+        .where('name', '=', String(row.name))
+        .where('parent', '=', meta.name)
+        .where('parenttype', '=', meta.name)
+        .where('parentfield', '=', field.def.fieldname);
+      const { changes } = await ctx.q.run(own.compile());
       if (changes === 0) await ctx.q.run(db.insertInto(child.tableName).values(values).compile());
     }
   }

@@ -6,7 +6,7 @@ import type { Meta, ResolvedField } from '../meta/meta.js';
 import { hideUnreadableFields } from '../permissions/hide-unreadable-fields.js';
 import { keepUnwritableFields } from '../permissions/keep-unwritable-fields.js';
 import { applyDefaults, coerceFields, mergePatch } from './build-document.js';
-import { stampChildRows } from './child-rows.js';
+import { claimChildRows, stampChildRows } from './child-rows.js';
 import type { DocContext } from './doc-context.js';
 import type { DocumentService } from './document-service.js';
 import { applyFetchFrom } from './fetch-from.js';
@@ -140,6 +140,7 @@ export async function updateSingle(ctx: DocContext, service: DocumentService, do
   checkModified(meta, before, patch);
   const fctx = fieldContext(ctx, meta);
   const doc: Doc = structuredClone(before);
+  claimChildRows(meta, patch, before);
   mergePatch(meta, doc, patch);
   keepUnwritableFields(ctx.principal, meta, doc, before, metaOf);
   coerceFields(meta, doc, fctx, metaOf);

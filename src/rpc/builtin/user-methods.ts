@@ -1,4 +1,5 @@
 import { issueApiKeys } from '../../auth/issue-api-keys.js';
+import { BUILT_IN_USERS } from '../../auth/principal.js';
 import { PermissionError } from '../../errors/index.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 
@@ -11,6 +12,9 @@ async function generateKeys({ ctx, args }: MethodCall): Promise<{ api_key: strin
   const { principal } = ctx;
   if (!principal.roles.has('System Manager') && !principal.isAdministrator && principal.user !== user) {
     throw new PermissionError('Not permitted', { messages: [{ message: 'Only a System Manager may generate keys for another user' }] });
+  }
+  if (BUILT_IN_USERS.has(user) && !principal.isAdministrator) {
+    throw new PermissionError('Not permitted', { messages: [{ message: `Only the Administrator may generate keys for ${user}` }] });
   }
   const { apiKey, apiSecret } = await issueApiKeys(ctx.q, ctx.dialect, user);
   return { api_key: apiKey, api_secret: apiSecret };
