@@ -29,13 +29,15 @@ export function setConnectionTimeout(req: FastifyRequest, ms: number): boolean {
  */
 export function registerBodyIdleTimeout(app: FastifyInstance, idleMs: number): void {
   if (idleMs <= 0) return;
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     if (announcesBody(req)) setConnectionTimeout(req, idleMs);
+    done();
   });
   // Ended once the body is read. A request answered before that (an error) keeps it only until
   // Node replaces it with the keep-alive timeout as the answer finishes, which must not be undone
   // by a reset here.
-  app.addHook('preHandler', async (req) => {
+  app.addHook('preHandler', (req, _reply, done) => {
     if (announcesBody(req)) setConnectionTimeout(req, 0);
+    done();
   });
 }

@@ -57,8 +57,7 @@ function applyOrigin(reply: FastifyReply, allowCors: CorsSettings['allowCors'], 
  */
 export function registerCors(app: FastifyInstance, site: Site): void {
   const developerMode = site.config.developer_mode;
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.method !== 'OPTIONS') return;
+  const answerPreflight = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const origin = header(req, 'origin');
     const allowCors = await corsFor(site, origin);
     const allowed = applyOrigin(reply, allowCors, origin);
@@ -70,11 +69,20 @@ export function registerCors(app: FastifyInstance, site: Site): void {
       if (!developerMode) reply.header('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
     }
     reply.code(200).send();
-    return reply;
+  };
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.method !== 'OPTIONS') return done();
+    // Sending from the hook ends the request here; done() is not called then.
+    answerPreflight(req, reply).catch(done);
   });
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.method !== 'OPTIONS') await applyCors(site, req, reply);
-    return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const origin = header(req, 'origin');
+    // Without an Origin there is nothing to judge: no database check, no promise.
+    if (req.method === 'OPTIONS' || origin === undefined) {
+      if (req.method !== 'OPTIONS') applyOrigin(reply, site.settingsCache.current.allow_cors, undefined);
+      return done(null, payload);
+    }
+    applyCors(site, req, reply).then(() => done(null, payload), done);
   });
 }
 

@@ -44,9 +44,11 @@ async function readBody(req: FastifyRequest, limit: number): Promise<string> {
  * with the same rules and size limit as any other JSON body.
  */
 export function registerGetJsonBody(app: FastifyInstance, bodyLimit: number): void {
-  app.addHook('preValidation', async (req) => {
-    if (req.method !== 'GET' || req.body !== undefined || !announcesBody(req)) return;
-    if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return;
-    req.body = parseJsonBody(await readBody(req, bodyLimit));
+  app.addHook('preValidation', (req, _reply, done) => {
+    if (req.method !== 'GET' || req.body !== undefined || !announcesBody(req)) return done();
+    if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return done();
+    readBody(req, bodyLimit).then((text) => {
+      req.body = parseJsonBody(text);
+    }).then(() => done(), done);
   });
 }

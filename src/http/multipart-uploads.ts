@@ -162,16 +162,22 @@ async function releaseUploads(req: FastifyRequest, statusCode: number): Promise<
  */
 export function registerUploadStaging(app: FastifyInstance, site: Site, idleMs = DEFAULT_BODY_IDLE_TIMEOUT_MS): void {
   const store = openFileStore(site.paths);
-  app.addHook('preValidation', async (req) => {
-    if (!req.isMultipart()) return;
+  const stage = async (req: FastifyRequest): Promise<void> => {
     // Staging runs before the route's metadata check, so it asks for fresh settings itself.
     const { max_file_size } = await siteSettings(site, { fresh: true });
     req.body = await readMultipart(req, store, { ...site.config, max_file_size }, idleMs);
+  };
+  app.addHook('preValidation', (req, _reply, done) => {
+    if (!req.isMultipart()) return done();
+    stage(req).then(() => done(), done);
   });
-  app.addHook('onSend', async (req, reply, payload) => {
-    await releaseUploads(req, reply.statusCode);
-    return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (!uploadsOf.has(req)) return done(null, payload);
+    releaseUploads(req, reply.statusCode).then(() => done(null, payload), done);
   });
   // A request whose answer was never sent (the client went away) still lets go of its uploads.
-  app.addHook('onResponse', async (req, reply) => releaseUploads(req, reply.statusCode));
+  app.addHook('onResponse', (req, reply, done) => {
+    if (!uploadsOf.has(req)) return done();
+    releaseUploads(req, reply.statusCode).then(() => done(), done);
+  });
 }

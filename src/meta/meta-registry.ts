@@ -27,6 +27,8 @@ export class MetaRegistry {
   readonly #dialect: Dialect;
   #metas = new Map<string, Meta>();
   #version: string | undefined;
+  /** The connection and change counter of the last version read, where the connection has one. */
+  #checked: { readonly q: Queryable; readonly counter: number } | undefined;
   #bumps = 0;
   #loads = 0;
 
@@ -68,8 +70,13 @@ export class MetaRegistry {
 
   /** Reloads the definitions when another process (or this one) changed a DocType since the last load. */
   async refreshIfStale(q: Queryable): Promise<void> {
+    // Nothing was committed since the last check through this connection: the version is the same.
+    // The counter is read first, so a commit landing in between only costs one more read later.
+    const counter = q.changeCounter?.();
+    if (counter !== undefined && this.#checked?.q === q && this.#checked.counter === counter && this.#metas.size > 0) return;
     const version = await this.#readVersion(q);
     if (version !== this.#version || this.#metas.size === 0) await this.load(q, version);
+    this.#checked = counter === undefined ? undefined : { q, counter };
   }
 
   /** Marks the metadata changed; every process reloads on its next request. */

@@ -16,6 +16,13 @@ export interface Queryable {
   run(statement: SqlStatement): Promise<{ changes: number }>;
   /** Runs a statement and yields rows one at a time, so a large result never sits in memory whole. */
   iterate<T = Row>(statement: SqlStatement): AsyncIterable<T>;
+  /**
+   * A number that changes whenever a commit becomes visible to this connection that it did not make
+   * itself, where the engine offers one cheaply (SQLite's `PRAGMA data_version` on its read-only
+   * connection). Lets a cache skip re-reading state that nobody can have changed since; absent
+   * where it cannot be trusted (a connection that also writes would miss its own commits).
+   */
+  changeCounter?(): number;
 }
 
 /** The database of one site: read-only units of work and transactions. */

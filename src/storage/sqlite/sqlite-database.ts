@@ -46,6 +46,7 @@ function bindable(parameters: readonly unknown[]): unknown[] {
 class SqliteConnection implements Queryable {
   readonly #db: Connection;
   readonly #statements = new Map<string, Statement>();
+  #dataVersion: Statement | undefined;
 
   constructor(db: Connection) {
     this.#db = db;
@@ -107,6 +108,12 @@ class SqliteConnection implements Queryable {
     return sqliteRows<T>(() => this.#db.prepare(s.sql).iterate(...bindable(s.parameters)));
   }
 
+  /** `PRAGMA data_version`: changes when another connection commits (never for this one's own commits). */
+  dataVersion(): number {
+    this.#dataVersion ??= this.#db.prepare('PRAGMA data_version').pluck();
+    return this.#dataVersion.get() as number;
+  }
+
   close(): void {
     this.#statements.clear();
     this.#db.close();
@@ -122,6 +129,7 @@ export class SqliteDatabase implements Database {
   readonly #file: string;
   readonly #writer: SqliteConnection;
   readonly #reader: SqliteConnection;
+  readonly #readerFacade: Queryable;
   readonly #writeLock = new AsyncMutex();
   #closed = false;
 
@@ -129,18 +137,21 @@ export class SqliteDatabase implements Database {
     this.#file = file;
     this.#writer = new SqliteConnection(openConnection(file, false));
     this.#reader = file === ':memory:' ? this.#writer : new SqliteConnection(openConnection(file, true));
+    const reader = this.#reader;
+    // Reads share one connection, except for iteration, which gets a connection of its own.
+    this.#readerFacade = {
+      all: (s) => reader.all(s),
+      run: (s) => reader.run(s),
+      iterate: (s) => this.#iterateOnOwnConnection(s),
+    };
+    // The reader never commits, so every commit (this process's writer's included) changes its
+    // data_version; an in-memory database reads on its writer, which would miss its own commits.
+    if (reader !== this.#writer) this.#readerFacade.changeCounter = () => reader.dataVersion();
   }
 
   async read<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
     return work(this.#readerFacade);
   }
-
-  /** Reads share one connection, except for iteration, which gets a connection of its own. */
-  readonly #readerFacade: Queryable = {
-    all: (s) => this.#reader.all(s),
-    run: (s) => this.#reader.run(s),
-    iterate: (s) => this.#iterateOnOwnConnection(s),
-  };
 
   #iterateOnOwnConnection<T>(s: SqlStatement): AsyncIterable<T> {
     if (this.#file === ':memory:') return this.#allAsRows<T>(s);
