@@ -26,6 +26,7 @@ import { migrateDatabase } from './migrate-site.js';
 import { openSiteDatabase } from './open-site-database.js';
 import { writeNewSiteConfig } from './site-config.js';
 import { sitePaths } from './site-paths.js';
+import { prepareUndoOfSiteCreation } from './undo-site-creation.js';
 import { siteSettings } from './site-settings.js';
 import { Site } from './site.js';
 
@@ -113,17 +114,24 @@ export async function createSite(
 ): Promise<NewSiteResult> {
   const paths = sitePaths(dir);
   if (await siteExists(dir)) throw new Error(`${paths.root} already holds a site (site_config.json exists)`);
-  await mkdir(paths.publicFiles, { recursive: true });
-  await mkdir(paths.privateFiles, { recursive: true });
-  await writeNewSiteConfig(paths.config, options.dbUrl ?? 'sqlite:site.db');
+  const dbUrl = options.dbUrl ?? 'sqlite:site.db';
+  const undo = await prepareUndoOfSiteCreation(paths, dbUrl);
   const generatedPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
-  const site = await openSite(dir, { progress: options.progress });
   try {
-    await site.db.transaction((q) =>
-      setAdministratorPassword(q, site.db.dialect, options.adminPassword ?? (generatedPassword as string)),
-    );
-  } finally {
-    await site.close();
+    await mkdir(paths.publicFiles, { recursive: true });
+    await mkdir(paths.privateFiles, { recursive: true });
+    await writeNewSiteConfig(paths.config, dbUrl);
+    const site = await openSite(dir, { progress: options.progress });
+    try {
+      await site.db.transaction((q) =>
+        setAdministratorPassword(q, site.db.dialect, options.adminPassword ?? (generatedPassword as string)),
+      );
+    } finally {
+      await site.close();
+    }
+  } catch (err) {
+    await undo();
+    throw err;
   }
   return { generatedPassword };
 }

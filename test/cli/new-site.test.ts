@@ -1,6 +1,6 @@
 import { describe, test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -83,6 +83,23 @@ describe('fw new-site', () => {
     assert.equal(code, 1);
     assert.match(err, /already holds a site/);
     assert.equal(await passwordWorks(dir, 'first-pw'), true);
+  });
+
+  test('a creation that fails (unreachable PostgreSQL) leaves no half-made site, so a retry works', async () => {
+    const dir = await tempSite();
+    const failed = await run(['new-site', dir, '--db', 'postgres://fw@127.0.0.1:1/nowhere', '--admin-password', 'pw-1']);
+    assert.equal(failed.code, 1);
+    assert.match(failed.err, /Could not reach PostgreSQL/);
+    await assert.rejects(stat(dir), 'the folder it made is gone');
+
+    // A folder that existed before keeps what it held; only what the creation made goes.
+    await mkdir(dir);
+    await writeFile(join(dir, 'notes.txt'), 'mine');
+    assert.equal((await run(['new-site', dir, '--db', 'postgres://fw@127.0.0.1:1/nowhere', '--admin-password', 'pw-1'])).code, 1);
+    assert.deepEqual(await readdir(dir), ['notes.txt']);
+
+    assert.equal((await run(['new-site', dir, '--admin-password', 'pw-2'])).code, 0);
+    assert.equal(await passwordWorks(dir, 'pw-2'), true);
   });
 
   test('answers a usage error with exit code 2 for a missing folder or an unknown flag', async () => {
