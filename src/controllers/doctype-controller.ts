@@ -3,6 +3,8 @@ import { docToDefinition } from '../meta/doctype-document.js';
 import { CHILD_FIELDS, STANDARD_FIELDS, type Doc, type DocTypeDef } from '../meta/doctype.js';
 import { Meta } from '../meta/meta.js';
 import { dropTable, syncTable } from '../meta/schema-sync.js';
+import { columnCanBecome } from '../meta/column-change.js';
+import type { FieldTypeRegistry } from '../meta/field-types/registry.js';
 import { applyDefaults, coerceFields } from '../documents/build-document.js';
 import { DocumentRepository } from '../documents/document-repository.js';
 import type { HookArgs, HookRegistry } from '../documents/hooks.js';
@@ -10,6 +12,26 @@ import type { HookArgs, HookRegistry } from '../documents/hooks.js';
 const RESERVED = new Set<string>([...STANDARD_FIELDS, ...CHILD_FIELDS, 'doctype']);
 const FIELDNAME = /^[a-z_][a-z0-9_]{0,63}$/;
 const DOCTYPE_NAME = /^[A-Za-z][A-Za-z0-9 _-]{0,60}$/;
+
+/**
+ * Refuses a field type change whose stored values would need converting (text to number, say):
+ * the column keeps its type, so the change is answered before anything is stored.
+ */
+function checkTypeChanges(before: DocTypeDef, after: DocTypeDef, types: FieldTypeRegistry): void {
+  const previous = new Map(before.fields.map((f) => [f.fieldname, f]));
+  for (const f of after.fields) {
+    const old = previous.get(f.fieldname);
+    if (!old || old.fieldtype === f.fieldtype || !types.has(old.fieldtype) || !types.has(f.fieldtype)) continue;
+    const from = types.get(old.fieldtype).column(old);
+    const to = types.get(f.fieldtype).column(f);
+    if (from && to && !columnCanBecome(from, to)) {
+      throw new ValidationError(
+        `Field ${f.fieldname}: its type cannot change from ${old.fieldtype} to ${f.fieldtype}, since the values it holds ` +
+          `would need converting. Add a new field of type ${f.fieldtype} instead.`,
+      );
+    }
+  }
+}
 
 /** Checks a definition before it is stored: names, field types, and what Table and Link fields point at. */
 function checkDefinition(def: DocTypeDef, args: HookArgs): void {
@@ -86,7 +108,9 @@ export function registerDocTypeController(hooks: HookRegistry): void {
     if (args.before && args.before.custom !== 1) {
       throw new ValidationError(`${String(args.doc.name)} is a built-in DocType and cannot be changed through the API`);
     }
-    checkDefinition(docToDefinition(args.doc), args);
+    const def = docToDefinition(args.doc);
+    checkDefinition(def, args);
+    if (args.before) checkTypeChanges(docToDefinition(args.before), def, args.ctx.metas.types);
     await next();
   });
 
