@@ -82,9 +82,11 @@ function killQuietly(pid: number | undefined): void {
  */
 export async function startServe(
   args: string[],
-  options: { workers: number; env?: Record<string, string>; readyTimeoutMs?: number },
+  options: { workers: number; env?: Record<string, string>; readyTimeoutMs?: number; portFromEnv?: boolean },
 ): Promise<ServeProcess> {
-  const child = spawnFw(['serve', '--port', '0', '--workers', String(options.workers), ...args], options.env);
+  // portFromEnv: no --port flag, so FW_PORT in `env` decides (testing the environment forms).
+  const port = options.portFromEnv ? [] : ['--port', '0'];
+  const child = spawnFw(['serve', ...port, '--workers', String(options.workers), ...args], options.env);
   const lines: LogLine[] = [];
   const waiters = new Set<() => void>();
   let stdoutRest = '';
