@@ -13,12 +13,16 @@ const STATEMENT_CACHE_SIZE = 512;
 const BUSY_TIMEOUT_MS = 5000;
 
 /**
- * Page cache of each long-lived connection (the writer and the reader), in KiB (SQLite's negative
- * cache_size): together as much as one connection of 32 MB, which is all a hot working set of
- * pages needs; the operating system's file cache holds the rest, and every page cached here counts
- * in the process's memory.
+ * Page cache of the reader connection, in KiB (SQLite's negative cache_size): all a hot working set
+ * of pages needs; the operating system's file cache holds the rest, and every page cached here
+ * counts in the process's memory.
  */
 const PAGE_CACHE_KIB = 16000;
+/**
+ * Page cache of the writer: a write touches a few pages per index, which the OS file cache serves
+ * well, so a large cache here mostly raised the peak memory of bulk inserts.
+ */
+const WRITER_PAGE_CACHE_KIB = 4000;
 /**
  * Page cache of a connection opened for one iteration: a cursor reads each page once, so a large
  * cache would only fill with pages never read again (and count in the process's memory).
@@ -135,7 +139,7 @@ export class SqliteDatabase implements Database {
 
   constructor(file: string) {
     this.#file = file;
-    this.#writer = new SqliteConnection(openConnection(file, false));
+    this.#writer = new SqliteConnection(openConnection(file, false, file === ':memory:' ? PAGE_CACHE_KIB : WRITER_PAGE_CACHE_KIB));
     this.#reader = file === ':memory:' ? this.#writer : new SqliteConnection(openConnection(file, true));
     const reader = this.#reader;
     // Reads share one connection, except for iteration, which gets a connection of its own.
