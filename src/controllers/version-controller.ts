@@ -6,9 +6,10 @@ import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import { holdsExplicitRoleFor } from '../permissions/automatic-roles.js';
 import { mayUseDocument } from '../permissions/document-access.js';
+import { isWithheld } from '../permissions/field-level.js';
 import { listRestriction } from '../permissions/list-restriction.js';
 import { permissionContext } from '../permissions/permission-context.js';
-import { roleGrant } from '../permissions/role-permissions.js';
+import { permittedLevels, roleGrant } from '../permissions/role-permissions.js';
 import type { Condition } from '../query/list-query.js';
 import { documentDiff } from './version-diff.js';
 
@@ -22,10 +23,22 @@ function trackedMeta(ctx: DocContext, doctype: unknown): Meta | undefined {
   return meta.def.track_changes === 1 && !meta.isChild && !meta.isSingle ? meta : undefined;
 }
 
-/** True when the principal may read the document a Version describes (it must still exist). */
+/**
+ * True when the principal may read every field of the DocType and its child tables: a Version's
+ * diff holds old and new values of whatever changed, permlevel > 0 fields included, so it is shown
+ * through the source document only to those the document itself would show every field to.
+ */
+function readsEveryLevel(ctx: DocContext, meta: Meta): boolean {
+  const levels = permittedLevels(ctx.principal, meta, 'read');
+  const childMetas = meta.tableFields.map((tf) => ctx.metas.get(tf.def.options ?? ''));
+  return [meta, ...childMetas].every((m) => m.fields.every((f) => !isWithheld(f.def, levels)));
+}
+
+/** True when the principal may read the document a Version describes (it must still exist) and all its fields. */
 async function mayReadSource(ctx: DocContext, version: Doc): Promise<boolean> {
   const source = await loadReferencedDocument(ctx, version.ref_doctype, version.docname);
-  return source !== undefined && mayUseDocument(permissionContext(ctx), source.meta, 'read', source.doc);
+  if (source === undefined || !readsEveryLevel(ctx, source.meta)) return false;
+  return mayUseDocument(permissionContext(ctx), source.meta, 'read', source.doc);
 }
 
 /**
@@ -40,6 +53,7 @@ async function fullyReadableTrackedDocTypes(ctx: DocContext): Promise<string[]> 
     const meta = trackedMeta(ctx, name);
     // Checked first: listRestriction refuses (403) a DocType the roles do not let the user read.
     if (!meta || roleGrant(ctx.principal, meta, 'read') !== 'all') continue;
+    if (!readsEveryLevel(ctx, meta)) continue;
     if ((await listRestriction(pc, meta)) === undefined) out.push(name);
   }
   return out;
@@ -50,7 +64,8 @@ async function fullyReadableTrackedDocTypes(ctx: DocContext): Promise<string[]> 
  * writes one Version holding the diff of fields and child rows; an insert writes none, nor a save
  * that changed nothing but `modified`. Versions are written without permission checks (the user
  * needs no right on Version). A Version is readable by System Managers and by whoever may read the
- * document it describes; lists show other users the Versions of DocTypes they may read in full.
+ * document it describes with every field level; lists show other users the Versions of DocTypes
+ * they may read in full.
  */
 export function registerVersionController(hooks: HookRegistry, documents: DocumentService): void {
   hooks.on('*', 'on_change', async ({ doc, before, ctx }, next) => {

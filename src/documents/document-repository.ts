@@ -14,6 +14,7 @@ interface ChildLink {
 const byNameShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
 /** `select name ... limit 1`, run for every Link value a save checks. */
 const existsShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
+const docstatusShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
 /** The row writes of a DocType: every column, in `meta.columnNames` order (the update's last value is the name). */
 const insertShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
 const updateShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
@@ -106,6 +107,17 @@ export class DocumentRepository {
     );
     const rows = await q.all(shape(name));
     return rows.length > 0;
+  }
+
+  /** The docstatus of the document of `meta` named `name`, or undefined when there is none. */
+  async docstatusOf(q: Queryable, meta: Meta, name: string): Promise<number | undefined> {
+    const shape = docstatusShapes.get(this.#dialect, meta, () =>
+      statementShape(1, (n: string) =>
+        this.#dialect.builder.selectFrom(meta.tableName).select('docstatus').where('name', '=', n).limit(1).compile(),
+      ),
+    );
+    const [row] = await q.all(shape(name));
+    return row === undefined ? undefined : Number(row.docstatus ?? 0);
   }
 
   /** The column values of `doc` for `meta`'s table (stored forms, as the document holds them), in `meta.columnNames` order. */

@@ -251,7 +251,13 @@ export class DocumentService {
     const metaOf = (d: string) => ctx.metas.get(d);
     checkMandatory(meta, doc, metaOf);
     checkFieldValues(meta, doc, this.#fieldContext(ctx, meta), metaOf);
-    await checkLinks(ctx.q, meta, doc, this.repo(ctx), metaOf, (d) => ctx.metas.has(d));
+    await checkLinks(meta, doc, {
+      q: ctx.q,
+      repo: this.repo(ctx),
+      metaOf,
+      knows: (d) => ctx.metas.has(d),
+      linkerSubmittable: meta.isSubmittable,
+    });
   }
 
   /**

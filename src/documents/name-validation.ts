@@ -4,6 +4,8 @@ import type { Meta } from '../meta/meta.js';
 /** The width of every `name` column. */
 export const MAX_NAME_LENGTH = 140;
 
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
 /**
  * Checks a document name as the reference's `validate_name` does (§9) and returns it trimmed.
  * Every refusal is a 409 NameError. Slashes, spaces, `%` and any Unicode are allowed: the HTTP
@@ -26,6 +28,11 @@ export function validateName(meta: Pick<Meta, 'name' | 'isSingle'>, name: string
   }
   if (/[<>]/.test(trimmed)) {
     throw new NameError("Name cannot contain special characters like '<', '>'", { doctype: meta.name });
+  }
+  // Control characters make names that cannot be typed, logged or put in a URL faithfully, and
+  // PostgreSQL cannot store NUL at all: refused alike on both engines.
+  if (CONTROL_CHARACTERS.test(trimmed)) {
+    throw new NameError('Name cannot contain control characters (tabs, line breaks, NUL)', { doctype: meta.name });
   }
   // Counted in code points, as a varchar(140) column counts characters.
   if ([...trimmed].length > MAX_NAME_LENGTH) {

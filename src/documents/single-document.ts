@@ -158,7 +158,8 @@ export async function updateSingle(ctx: DocContext, service: DocumentService, do
   await ctx.hooks.run(meta.name, 'before_validate', hookArgs);
   checkMandatory(meta, doc, metaOf);
   checkFieldValues(meta, doc, fctx, metaOf);
-  await checkLinks(ctx.q, meta, doc, service.repo(ctx), metaOf, (d) => ctx.metas.has(d));
+  const knows = (d: string) => ctx.metas.has(d);
+  await checkLinks(meta, doc, { q: ctx.q, repo: service.repo(ctx), metaOf, knows, linkerSubmittable: false });
   await ctx.hooks.run(meta.name, 'validate', hookArgs);
   // Only stored values are "set once"; a default shown for a field never stored is not.
   const storedFields = meta.valueFields.filter((f) => stored.has(f.def.fieldname));

@@ -1,4 +1,4 @@
-import { CannotChangeConstantError, LinkValidationError, MandatoryError, type ServerMessage } from '../errors/index.js';
+import { CancelledLinkError, CannotChangeConstantError, LinkValidationError, MandatoryError, type ServerMessage } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { FieldContext } from '../meta/field-types/field-type.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
@@ -77,15 +77,22 @@ export function checkSetOnlyOnce(meta: Meta, doc: Doc, before: Doc): void {
   }
 }
 
-/** Checks that every Link and Dynamic Link value names an existing document (reference §8, insert step 4). */
-export async function checkLinks(
-  q: Queryable,
-  meta: Meta,
-  doc: Doc,
-  repo: DocumentRepository,
-  metaOf: (doctype: string) => Meta,
-  knows: (doctype: string) => boolean,
-): Promise<void> {
+/** What checkLinks needs besides the document: the database, metadata, and the linking DocType's kind. */
+export interface LinkCheck {
+  readonly q: Queryable;
+  readonly repo: DocumentRepository;
+  readonly metaOf: (doctype: string) => Meta;
+  readonly knows: (doctype: string) => boolean;
+  /** True when the document being saved (the parent, for child rows) is submittable. */
+  readonly linkerSubmittable: boolean;
+}
+
+/**
+ * Checks that every Link and Dynamic Link value names an existing document (reference §8, insert
+ * step 4). A submittable document may not link to a cancelled one of a submittable DocType
+ * (CancelledLinkError), except through `amended_from`, which names the cancelled original.
+ */
+export async function checkLinks(meta: Meta, doc: Doc, check: LinkCheck): Promise<void> {
   for (const f of meta.valueFields) {
     const value = doc[f.def.fieldname];
     if (value === null || value === undefined || value === '') continue;
@@ -97,15 +104,21 @@ export async function checkLinks(
       if (target === undefined) throw new LinkValidationError(`${meta.label(f.def.options ?? '')} must be set before ${meta.label(f.def.fieldname)}`);
     }
     if (!target) continue;
-    if (!knows(target)) throw new LinkValidationError(`Could not find ${meta.label(f.def.fieldname)}: ${String(value)} (no DocType ${target})`);
-    const targetMeta = metaOf(target);
+    if (!check.knows(target)) throw new LinkValidationError(`Could not find ${meta.label(f.def.fieldname)}: ${String(value)} (no DocType ${target})`);
+    const targetMeta = check.metaOf(target);
     if (targetMeta.isSingle) continue;
-    if (!(await repo.exists(q, targetMeta, String(value)))) {
+    const docstatus = await check.repo.docstatusOf(check.q, targetMeta, String(value));
+    if (docstatus === undefined) {
       throw new LinkValidationError(`Could not find ${meta.label(f.def.fieldname)}: ${String(value)}`, { doctype: meta.name });
+    }
+    if (docstatus === 2 && check.linkerSubmittable && targetMeta.isSubmittable && f.def.fieldname !== 'amended_from') {
+      throw new CancelledLinkError(`Cannot link cancelled document: ${meta.label(f.def.fieldname)}: ${String(value)}`, {
+        doctype: meta.name,
+      });
     }
   }
   for (const tf of meta.tableFields) {
     const rows = doc[tf.def.fieldname];
-    if (Array.isArray(rows)) for (const row of rows) await checkLinks(q, metaOf(tf.def.options ?? ''), row as Doc, repo, metaOf, knows);
+    if (Array.isArray(rows)) for (const row of rows) await checkLinks(check.metaOf(tf.def.options ?? ''), row as Doc, check);
   }
 }

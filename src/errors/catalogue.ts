@@ -86,6 +86,9 @@ export class UniqueValidationError extends ValidationError {
 export class LinkValidationError extends ValidationError {
   static override readonly excType: string = 'LinkValidationError';
 }
+export class CancelledLinkError extends LinkValidationError {
+  static override readonly excType: string = 'CancelledLinkError';
+}
 export class LinkExistsError extends ValidationError {
   static override readonly excType: string = 'LinkExistsError';
 }

@@ -99,6 +99,9 @@ const accepted: Array<{ field: string; input: unknown; output: unknown }> = [
   { field: 'snippet', input: '<script>if (a < b) run();</script>', output: '<script>if (a < b) run();</script>' },
   { field: 'blurb', input: 'Plain words & more', output: 'Plain words & more' },
   { field: 'attachment', input: '/files/report.pdf', output: '/files/report.pdf' },
+  { field: 'attachment', input: '/private/files/a b.png', output: '/private/files/a b.png' },
+  { field: 'attachment', input: 'https://cdn.example.com/x.png', output: 'https://cdn.example.com/x.png' },
+  { field: 'blurb', input: 'tabs\tand\nlines', output: 'tabs\tand\nlines' },
 ];
 
 /** A refused input and the class the 417 names. */
@@ -126,6 +129,11 @@ const refused: Array<{ field: string; input: unknown; excType: string }> = [
   { field: 'payload', input: '{not json', excType: 'ValidationError' },
   { field: 'blurb', input: ['a', 'b'], excType: 'ValidationError' },
   { field: 'tint', input: { r: 255 }, excType: 'ValidationError' },
+  { field: 'blurb', input: 'nul\u0000inside', excType: 'ValidationError' },
+  { field: 'short', input: '\u0000', excType: 'ValidationError' },
+  { field: 'attachment', input: 'javascript:alert(1)', excType: 'InvalidURLError' },
+  { field: 'attachment', input: ' JaVa\tScRiPt:alert(1)', excType: 'InvalidURLError' },
+  { field: 'attachment', input: 'data:text/html;base64,PHNjcmlwdD4=', excType: 'InvalidURLError' },
 ];
 
 /** `qty (Int)`: a field and its type, for test names. */

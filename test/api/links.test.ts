@@ -10,6 +10,7 @@ import {
   readDoc,
   resourceUrl,
   serverMessages,
+  storedCount,
   type Json,
 } from '../helpers/document-api.js';
 import { callMethod, messageOf } from '../helpers/method-calls.js';
@@ -220,6 +221,26 @@ for (const dialect of testDialects()) {
         dataOf(await put(PAYMENT, payment.name, { docstatus: 2 }));
         dataOf(await put(CONTRACT, contract.name, { docstatus: 2 }));
         assertError(await del(CONTRACT, contract.name), 417, 'LinkExistsError');
+      });
+
+      test('a submittable document cannot link to a cancelled one: 417 CancelledLinkError, nothing changed', async () => {
+        const contract = await submittedContract();
+        const draft = await insertDoc(t, PAYMENT, {});
+        dataOf(await put(CONTRACT, contract.name, { docstatus: 2 }));
+        const count = await storedCount(t, PAYMENT);
+        const insert = await t.request({ method: 'POST', url: resourceUrl(PAYMENT), body: { contract: contract.name } });
+        const body = assertError(insert, 417, 'CancelledLinkError');
+        assert.deepEqual(serverMessages(body), [`Cannot link cancelled document: Contract: ${contract.name}`]);
+        assert.equal(await storedCount(t, PAYMENT), count);
+        assertError(await put(PAYMENT, draft.name, { contract: contract.name }), 417, 'CancelledLinkError');
+        await assertStoredAs(t, PAYMENT, draft);
+      });
+
+      test('a DocType that is not submittable may still point at a cancelled document (a ToDo about it)', async () => {
+        const contract = await submittedContract();
+        dataOf(await put(CONTRACT, contract.name, { docstatus: 2 }));
+        const todo = await insertDoc(t, 'ToDo', { description: 'follow up', reference_type: CONTRACT, reference_name: contract.name });
+        assert.equal(todo.reference_name, contract.name);
       });
 
       test('an amendment does not hold its cancelled original back, but holds it from deletion', async () => {

@@ -161,6 +161,8 @@ for (const dialect of testDialects()) {
       { case: 'the DocType name itself', name: (dt) => dt },
       { case: 'the "New <DocType>" placeholder', name: (dt) => `New ${dt} 1` },
       { case: 'more than 140 characters', name: () => 'x'.repeat(141) },
+      { case: 'a NUL character', name: () => 'a\u0000b' },
+      { case: 'a line break inside', name: () => 'first\nsecond' },
     ];
     for (const c of invalidNames) {
       test(`a name with ${c.case} is 409 NameError and nothing is stored`, async () => {

@@ -216,6 +216,34 @@ for (const dialect of testDialects()) {
         assert.equal((await readDoc(t, 'Version', versionName)).docname, docName);
       });
 
+      test('a Version is hidden from readers of the document who may not read every field level', async () => {
+        const guarded = uniqueDocTypeName('VH Levels');
+        await createRole(t, 'VH Payroll');
+        const payroll = await createUser(t, 'vh-payroll@example.com', { roles: ['VH Writer', 'VH Payroll'] });
+        await createDocType(t, {
+          name: guarded,
+          track_changes: 1,
+          fields: [
+            { fieldname: 'title', label: 'Title', fieldtype: 'Data' },
+            { fieldname: 'salary', label: 'Salary', fieldtype: 'Currency', permlevel: 1 },
+          ],
+          permissions: [{ role: 'VH Writer' }, { role: 'VH Payroll', permlevel: 1 }],
+        });
+        const doc = await insertDoc(t, guarded, { title: 'pay', salary: 100 });
+        dataOf(await t.request({ method: 'PUT', url: resourceUrl(guarded, doc.name), body: { salary: 250 } }));
+        const [version] = await versionsOf(guarded, doc.name);
+        assert.deepEqual(version.data.changed, [['salary', 100, 250]]);
+
+        // The writer reads the document (without the salary) but not the diff that holds it.
+        const seen = dataOf(await actAs(t, writer, { method: 'GET', url: resourceUrl(guarded, doc.name) }));
+        assert.equal(seen.salary, undefined);
+        assertError(await actAs(t, writer, { method: 'GET', url: resourceUrl('Version', version.name) }), 403, 'PermissionError');
+        assert.ok(!(await listAs(writer)).includes(version.name));
+        // A reader of both levels sees it.
+        assert.equal(dataOf(await actAs(t, payroll, { method: 'GET', url: resourceUrl('Version', version.name) })).docname, doc.name);
+        assert.ok((await listAs(payroll)).includes(version.name));
+      });
+
       test('Guest may not list Versions', async () => {
         assertError(await t.request({ method: 'GET', url: resourceUrl('Version'), anonymous: true }), 403, 'PermissionError');
       });

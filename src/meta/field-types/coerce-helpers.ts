@@ -43,12 +43,16 @@ export function rejectContainer(value: unknown, field: DocField): void {
 }
 
 /**
- * Turns an incoming value into text: strings as they are, finite numbers and bigints in their
- * usual form, null/undefined to null; booleans, lists and objects are 417.
+ * Turns an incoming value into text: strings as they are (unless they hold NUL), finite numbers
+ * and bigints in their usual form, null/undefined to null; booleans, lists and objects are 417.
  */
 export function coerceText(value: unknown, field: DocField): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') {
+    // PostgreSQL text cannot hold NUL; SQLite could, so it is refused on both for one behaviour.
+    if (value.includes('\u0000')) throw new ValidationError(`${fieldLabel(field)}: NUL characters are not allowed`);
+    return value;
+  }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'bigint') return String(value);
   rejectContainer(value, field);

@@ -55,6 +55,22 @@ export function validateUrl(text: string, field: DocField): void {
   if (!ok) throw new InvalidURLError(`${fieldLabel(field)}: ${text} is not a valid URL`);
 }
 
+// A leading `scheme:` once the whitespace and control characters browsers skip are removed.
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+const FILE_URL_SCHEMES = new Set(['http', 'https']);
+
+/**
+ * Throws InvalidURLError when an Attach value names a scheme other than http or https: a
+ * `javascript:` or `data:` link would run or render whatever it holds when a client opens the
+ * attachment. Relative file paths (`/files/a.pdf`, `/private/files/b.png`) have no scheme.
+ */
+export function validateAttachUrl(text: string, field: DocField): void {
+  const scheme = SCHEME.exec(text.replace(/[\u0000-\u0020\u007f]/g, ''))?.[1]?.toLowerCase();
+  if (scheme !== undefined && !FILE_URL_SCHEMES.has(scheme)) {
+    throw new InvalidURLError(`${fieldLabel(field)}: ${text} is not a file URL (only http, https or a site path)`);
+  }
+}
+
 // Characters that have no place in a person's or thing's name and would be markup or escapes.
 const NAME_FORBIDDEN = /[<>"\\{}[\];=`\u0000-\u001f\u007f]/;
 

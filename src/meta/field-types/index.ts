@@ -11,7 +11,7 @@ import { FieldTypeRegistry } from './registry.js';
 import { selectType } from './select-type.js';
 import { tableTypes } from './table-types.js';
 import { textEditorType } from './text-editor-type.js';
-import { sanitisedTextTypes, verbatimTextTypes } from './text-types.js';
+import { attachTypes, sanitisedTextTypes, verbatimTextTypes } from './text-types.js';
 import { timeType } from './time-type.js';
 import { dynamicLinkType, linkType, phoneType, plainVarcharTypes } from './varchar-types.js';
 
@@ -27,6 +27,7 @@ export function createFieldTypeRegistry(): FieldTypeRegistry {
     selectType,
     ...sanitisedTextTypes,
     ...verbatimTextTypes,
+    ...attachTypes,
     textEditorType,
     passwordType,
     intType,
