@@ -12,8 +12,9 @@ interface ChildLink {
 
 /** `select * from <table> where name = ?`, the statement behind every document read. */
 const byNameShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
-/** `select name ... limit 1`, run for every Link value a save checks. */
+/** `select name ... limit 1`: does a name exist (renames, installation). */
 const existsShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
+/** `select docstatus ... limit 1`, run for every Link value a save checks. */
 const docstatusShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
 /** The row writes of a DocType: every column, in `meta.columnNames` order (the update's last value is the name). */
 const insertShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();

@@ -13,6 +13,7 @@ import { registerSystemSettingsController } from '../controllers/system-settings
 import { registerToDoController } from '../controllers/todo-controller.js';
 import { registerUserController } from '../controllers/user-controller.js';
 import { registerUserPermissionController } from '../controllers/user-permission-controller.js';
+import { registerUserSelfShare } from '../controllers/user-self-share.js';
 import { registerVersionController } from '../controllers/version-controller.js';
 import { DocumentService } from '../documents/document-service.js';
 import { HookRegistry } from '../documents/hooks.js';
@@ -62,6 +63,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     registerSingleDocTypeController(hooks);
     registerFileController(hooks, openFileStore(paths));
     const documents = new DocumentService();
+    registerUserSelfShare(hooks, documents);
     registerVersionController(hooks, documents);
     registerDeletedDocumentController(hooks, documents);
     const methods = new MethodRegistry();
