@@ -1,5 +1,6 @@
 import { DataError } from '../errors/index.js';
 import { endOfDay, normaliseDate, parseDate, parseDatetime, parseTime, formatStoredTime, startOfDay } from '../datetime/parse.js';
+import { hasNul } from '../meta/field-types/coerce-helpers.js';
 import type { ResolvedColumn } from './resolved-column.js';
 
 /*
@@ -33,10 +34,6 @@ function toNumber(column: ResolvedColumn, value: unknown): number {
   return n;
 }
 
-/** True when text holds NUL, which PostgreSQL text cannot hold: refused on every engine alike. */
-export function hasNul(text: string): boolean {
-  return text.includes('\u0000');
-}
 
 function toText(column: ResolvedColumn, value: unknown): string {
   if (typeof value === 'string') {

@@ -42,6 +42,11 @@ export function rejectContainer(value: unknown, field: DocField): void {
   if (isPlainObject(value)) throw new ValidationError(`Value for ${fieldLabel(field)} cannot be an object`);
 }
 
+/** True when text holds NUL, which PostgreSQL text cannot hold: refused on every engine alike. */
+export function hasNul(text: string): boolean {
+  return text.includes('\u0000');
+}
+
 /**
  * Turns an incoming value into text: strings as they are (unless they hold NUL), finite numbers
  * and bigints in their usual form, null/undefined to null; booleans, lists and objects are 417.
@@ -49,8 +54,7 @@ export function rejectContainer(value: unknown, field: DocField): void {
 export function coerceText(value: unknown, field: DocField): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') {
-    // PostgreSQL text cannot hold NUL; SQLite could, so it is refused on both for one behaviour.
-    if (value.includes('\u0000')) throw new ValidationError(`${fieldLabel(field)}: NUL characters are not allowed`);
+    if (hasNul(value)) throw new ValidationError(`${fieldLabel(field)}: NUL characters are not allowed`);
     return value;
   }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
