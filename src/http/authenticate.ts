@@ -17,14 +17,33 @@ export interface Authenticated {
  * The principal of an authenticated user with their User Permission rules, from the site's
  * short-lived cache or else from the database; undefined when the user is missing or disabled.
  */
-function resolvePrincipal(site: Site, user: string): Promise<Principal | undefined> {
-  return site.principals.resolve(user, () =>
-    site.db.read(async (q) => {
-      const principal = await loadPrincipal(q, site.db.dialect, user);
-      if (!principal || principal.isGuest || principal.isAdministrator) return principal;
-      return withUserPermissions(principal, await loadUserPermissions(q, site.db.dialect, principal.user));
-    }),
+function resolvePrincipal(site: Site, user: string): Principal | undefined | Promise<Principal | undefined> {
+  // A hit is answered without a promise: this runs on every authenticated request.
+  return (
+    site.principals.get(user) ??
+    site.principals.resolve(user, () =>
+      site.db.read(async (q) => {
+        const principal = await loadPrincipal(q, site.db.dialect, user);
+        if (!principal || principal.isGuest || principal.isAdministrator) return principal;
+        return withUserPermissions(principal, await loadUserPermissions(q, site.db.dialect, principal.user));
+      }),
+    )
   );
+}
+
+/**
+ * The user an Authorization header's token names, verified against the database (and then
+ * cached); null when it names nobody, undefined when the header carries no token. A scheme other
+ * than token or Basic is a 401.
+ */
+async function tokenUser(site: Site, credentials: string | undefined): Promise<string | null | undefined> {
+  const header = parseAuthorizationHeader(credentials);
+  if (header.kind === 'unsupported') throw new AuthenticationError('Unsupported authorization');
+  if (header.kind === 'none') return undefined;
+  const user = await site.db.read((q) => verifyApiToken(q, site.db.dialect, header.apiKey, header.apiSecret));
+  if (user === undefined) return null;
+  site.tokenCache.set(credentials as string, user);
+  return user;
 }
 
 /**
@@ -33,18 +52,14 @@ function resolvePrincipal(site: Site, user: string): Promise<Principal | undefin
  * a Guest request, not an error. A header that authenticates nobody is a 401.
  */
 export async function authenticate(site: Site, req: FastifyRequest): Promise<Authenticated> {
-  const header = parseAuthorizationHeader(req.headers.authorization);
-  if (header.kind === 'token') {
-    let user = site.tokenCache.get(header.apiKey, header.apiSecret);
-    if (user === undefined) {
-      user = await site.db.read((q) => verifyApiToken(q, site.db.dialect, header.apiKey, header.apiSecret));
-      if (user !== undefined) site.tokenCache.set(header.apiKey, header.apiSecret, user);
-    }
-    const principal = user === undefined ? undefined : await resolvePrincipal(site, user);
+  const credentials = req.headers.authorization;
+  // A token verified within the TTL is known by the header's exact value: no parsing, no hashing.
+  const user = (credentials ? site.tokenCache.get(credentials) : undefined) ?? (await tokenUser(site, credentials));
+  if (user !== undefined) {
+    const principal = user === null ? undefined : await resolvePrincipal(site, user);
     if (!principal) throw new AuthenticationError('Invalid API key or secret');
     return { principal, sid: undefined };
   }
-  if (header.kind === 'unsupported') throw new AuthenticationError('Unsupported authorization');
 
   const sid = req.cookies?.sid;
   if (sid && sid !== 'Guest') {

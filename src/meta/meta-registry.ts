@@ -68,12 +68,19 @@ export class MetaRegistry {
       .compile();
   }
 
-  /** Reloads the definitions when another process (or this one) changed a DocType since the last load. */
-  async refreshIfStale(q: Queryable): Promise<void> {
-    // Nothing was committed since the last check through this connection: the version is the same.
+  /**
+   * Reloads the definitions when another process (or this one) changed a DocType since the last
+   * load. Answers without a promise (undefined) when the connection's change counter shows that
+   * nothing was committed since the last check: every unit of work starts here.
+   */
+  refreshIfStale(q: Queryable): Promise<void> | undefined {
     // The counter is read first, so a commit landing in between only costs one more read later.
     const counter = q.changeCounter?.();
-    if (counter !== undefined && this.#checked?.q === q && this.#checked.counter === counter && this.#metas.size > 0) return;
+    if (counter !== undefined && this.#checked?.q === q && this.#checked.counter === counter && this.#metas.size > 0) return undefined;
+    return this.#reloadIfChanged(q, counter);
+  }
+
+  async #reloadIfChanged(q: Queryable, counter: number | undefined): Promise<void> {
     const version = await this.#readVersion(q);
     if (version !== this.#version || this.#metas.size === 0) await this.load(q, version);
     this.#checked = counter === undefined ? undefined : { q, counter };

@@ -60,7 +60,8 @@ export class Site {
   /** Runs read-only work with fresh metadata. */
   async read<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
     return this.db.read(async (q) => {
-      await this.#refresh(q);
+      const refreshing = this.#refresh(q);
+      if (refreshing) await refreshing;
       return work(this.context(principal, q, false, unit));
     });
   }
@@ -86,7 +87,7 @@ export class Site {
    * one just for that statement, so waiting for a transaction can never starve the pool.
    */
   async detached<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
-    if (unit.usesDatabase !== false) await this.db.read((q) => this.#refresh(q));
+    if (unit.usesDatabase !== false) await this.db.read(async (q) => this.#refresh(q));
     const db = this.db;
     const q: Queryable = {
       all: (statement) => db.read((c) => c.all(statement)),
@@ -99,10 +100,19 @@ export class Site {
     return work(this.context(principal, q, false, unit));
   }
 
-  /** The metadata check every unit starts with, and the settings that depend on it. */
-  async #refresh(q: Queryable): Promise<void> {
+  /**
+   * The metadata check every unit starts with, and the settings that depend on it. Nothing to do
+   * (the common case) answers without a promise.
+   */
+  #refresh(q: Queryable): Promise<void> | undefined {
     const loads = this.metas.loads;
-    await this.metas.refreshIfStale(q);
+    const refreshing = this.metas.refreshIfStale(q);
+    if (!refreshing && this.settingsCache.isCurrent(this.metas)) return undefined;
+    return this.#finishRefresh(q, refreshing, loads);
+  }
+
+  async #finishRefresh(q: Queryable, refreshing: Promise<void> | undefined, loads: number): Promise<void> {
+    await refreshing;
     // Another process changed metadata (perhaps renaming a role): principals resolved before are suspect.
     if (this.metas.loads !== loads) this.principals.clear();
     await this.settingsCache.refresh(q, this.db.dialect, this.metas);

@@ -47,6 +47,18 @@ describe('SQLite change counter of the read connection', () => {
     assert.notEqual(await counterOf(db), before);
   });
 
+  test('changes for every one of many quick commits, whichever connection makes them', async () => {
+    // Within a second of each other: the WAL-index header alone decides (see wal-index-probe.ts).
+    let previous = await counterOf(db);
+    for (let i = 0; i < 20; i++) {
+      await insert(i % 2 === 0 ? other : db, 100 + i);
+      const now = await counterOf(db);
+      assert.notEqual(now, previous, `commit ${i} went unseen`);
+      assert.equal(await counterOf(db), now);
+      previous = now;
+    }
+  });
+
   test('does not change for a rolled-back transaction', async () => {
     const before = await counterOf(db);
     await assert.rejects(

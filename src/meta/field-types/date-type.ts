@@ -3,6 +3,9 @@ import { normaliseDate, partsFromDriverDate, partsFromEpoch } from '../../dateti
 import { invalidValue, temporalText } from './coerce-helpers.js';
 import type { FieldType } from './field-type.js';
 
+/** The form fw stores dates in; such a value needs no parsing on its way out. */
+const STORED_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 /**
  * Date: `YYYY-MM-DD`. Takes a date, or a datetime truncated to its date (one carrying an offset is
  * first converted into the site's zone); `""` is NULL; the default `Today` is today in the site's zone.
@@ -23,7 +26,7 @@ export const dateType: FieldType = {
   },
   fromDb(value) {
     if (value instanceof Date) return formatDate(partsFromDriverDate(value));
-    if (typeof value !== 'string') return value;
+    if (typeof value !== 'string' || STORED_DATE.test(value)) return value;
     // Stored dates are already zone-free, so the zone never matters here.
     return normaliseDate(value, 'UTC') ?? value;
   },

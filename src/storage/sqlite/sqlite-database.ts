@@ -1,9 +1,11 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { BackupProgress, Database, Queryable, Row, SqlStatement } from '../database.js';
 import { AsyncMutex } from '../async-mutex.js';
+import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { copyDatabase, restoreDatabaseFile } from './sqlite-backup.js';
 import { SqliteDialect } from './sqlite-dialect.js';
 import { translateSqliteError } from './sqlite-errors.js';
+import { WalIndexProbe } from './wal-index-probe.js';
 import { sqliteRows } from './sqlite-rows.js';
 
 type Connection = BetterSqlite3.Database;
@@ -11,6 +13,12 @@ type Statement = BetterSqlite3.Statement;
 
 const STATEMENT_CACHE_SIZE = 512;
 const BUSY_TIMEOUT_MS = 5000;
+/**
+ * The longest the change counter trusts the WAL-index probe alone: past it, SQLite is asked
+ * again even when the header looked the same (a safety net should the `-shm` file ever be
+ * replaced under a running process, which SQLite itself does not do while connections are open).
+ */
+const PROBE_TRUST_MS = 1000;
 
 /**
  * Page cache of the reader connection, in KiB (SQLite's negative cache_size): all a hot working set
@@ -46,10 +54,43 @@ function bindable(parameters: readonly unknown[]): unknown[] {
   return parameters.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
 }
 
+/**
+ * A prepared statement; one that returns rows reads them as arrays, turned into objects by the
+ * builder made for its columns (see row-builder.ts).
+ */
+interface Prepared {
+  readonly stmt: Statement;
+  readonly build: RowBuilder | undefined;
+}
+
+function prepareRaw(db: Connection, text: string): Prepared {
+  const stmt = db.prepare(text);
+  if (!stmt.reader) return { stmt, build: undefined };
+  const build = rowBuilder(stmt.columns().map((c) => c.name));
+  return { stmt: stmt.raw(true), build };
+}
+
+/** The rows of a statement one at a time, as objects (a plain iterator: no generator resumption per row). */
+function iterateRows(db: Connection, s: SqlStatement): Iterator<Row> {
+  const { stmt, build } = prepareRaw(db, s.sql);
+  if (!build) throw new TypeError('iterate() needs a statement that returns rows');
+  const rows = stmt.iterate(...bindable(s.parameters)) as IterableIterator<unknown[]>;
+  return {
+    next: () => {
+      const step = rows.next();
+      return step.done ? { done: true, value: undefined } : { done: false, value: build(step.value) };
+    },
+    return: () => {
+      rows.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+}
+
 /** A connection with a bounded cache of prepared statements, so a query shape is prepared once. */
 class SqliteConnection implements Queryable {
   readonly #db: Connection;
-  readonly #statements = new Map<string, Statement>();
+  readonly #statements = new Map<string, Prepared>();
   #dataVersion: Statement | undefined;
 
   constructor(db: Connection) {
@@ -60,30 +101,31 @@ class SqliteConnection implements Queryable {
     return this.#db;
   }
 
-  #prepare(text: string): Statement {
-    let stmt = this.#statements.get(text);
-    if (stmt) return stmt;
-    stmt = this.#db.prepare(text);
+  #prepare(text: string): Prepared {
+    let prepared = this.#statements.get(text);
+    if (prepared) return prepared;
+    prepared = prepareRaw(this.#db, text);
     if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
       this.#statements.delete(this.#statements.keys().next().value as string);
     }
-    this.#statements.set(text, stmt);
-    return stmt;
+    this.#statements.set(text, prepared);
+    return prepared;
   }
 
   /** Runs one statement without results (transaction control), prepared once like the others. */
   control(text: 'BEGIN IMMEDIATE' | 'COMMIT' | 'ROLLBACK'): void {
-    this.#prepare(text).run();
+    this.#prepare(text).stmt.run();
   }
 
   allSync<T>(s: SqlStatement): T[] {
     try {
-      const stmt = this.#prepare(s.sql);
-      if (!stmt.reader) {
+      const { stmt, build } = this.#prepare(s.sql);
+      if (!build) {
         stmt.run(...bindable(s.parameters));
         return [];
       }
-      return stmt.all(...bindable(s.parameters)) as T[];
+      const rows = stmt.all(...bindable(s.parameters)) as unknown[][];
+      return rows.map(build) as T[];
     } catch (err) {
       throw translateSqliteError(err);
     }
@@ -95,8 +137,8 @@ class SqliteConnection implements Queryable {
 
   async run(s: SqlStatement): Promise<{ changes: number }> {
     try {
-      const stmt = this.#prepare(s.sql);
-      if (stmt.reader) {
+      const { stmt, build } = this.#prepare(s.sql);
+      if (build) {
         stmt.all(...bindable(s.parameters));
         return { changes: 0 };
       }
@@ -109,7 +151,7 @@ class SqliteConnection implements Queryable {
   iterate<T = Row>(s: SqlStatement): AsyncIterable<T> {
     // A statement being iterated keeps its connection busy, so iteration happens on a connection
     // nobody else uses (see SqliteDatabase.read).
-    return sqliteRows<T>(() => this.#db.prepare(s.sql).iterate(...bindable(s.parameters)));
+    return sqliteRows<T>(() => iterateRows(this.#db, s));
   }
 
   /** `PRAGMA data_version`: changes when another connection commits (never for this one's own commits). */
@@ -150,7 +192,22 @@ export class SqliteDatabase implements Database {
     };
     // The reader never commits, so every commit (this process's writer's included) changes its
     // data_version; an in-memory database reads on its writer, which would miss its own commits.
-    if (reader !== this.#writer) this.#readerFacade.changeCounter = () => reader.dataVersion();
+    if (reader !== this.#writer) this.#readerFacade.changeCounter = () => this.#changeCounter();
+  }
+
+  #probe: WalIndexProbe | undefined;
+  #dataVersion = 0;
+  #askedAt = -Infinity;
+
+  /** The reader's data_version, asked of SQLite only when the WAL-index header moved (or now and then). */
+  #changeCounter(): number {
+    this.#probe ??= WalIndexProbe.open(this.#file);
+    const now = Date.now();
+    // The header is read before SQLite is asked, so a commit landing in between moves it again.
+    if (this.#probe?.changed() === false && now - this.#askedAt < PROBE_TRUST_MS) return this.#dataVersion;
+    this.#dataVersion = this.#reader.dataVersion();
+    this.#askedAt = now;
+    return this.#dataVersion;
   }
 
   async read<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
@@ -163,7 +220,7 @@ export class SqliteDatabase implements Database {
     return sqliteRows<T>(
       () => {
         conn = new SqliteConnection(openConnection(this.#file, true, CURSOR_PAGE_CACHE_KIB));
-        return conn.raw.prepare(s.sql).iterate(...bindable(s.parameters));
+        return iterateRows(conn.raw, s);
       },
       () => conn?.close(),
     );
@@ -210,6 +267,7 @@ export class SqliteDatabase implements Database {
     await this.#writeLock.run(async () => {
       if (this.#reader !== this.#writer) this.#reader.close();
       this.#writer.close();
+      this.#probe?.close();
     });
   }
 }
