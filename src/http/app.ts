@@ -24,6 +24,16 @@ export interface AppOptions {
   readonly bodyIdleTimeoutMs?: number;
 }
 
+/**
+ * Request ids shaped like UUIDs: a random prefix per process and a counter, so ids stay unique
+ * across workers and restarts without drawing random bytes for every request.
+ */
+function requestIds(): () => string {
+  const prefix = randomUUID().slice(0, 24);
+  let next = 0;
+  return () => prefix + (next++ % 0x1000000000000).toString(16).padStart(12, '0');
+}
+
 /** The logger options with the request serializer that keeps secrets in the query string out of the log. */
 function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logger'] {
   if (!logger) return false;
@@ -42,7 +52,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   const app = Fastify({
     logger: loggerOptions(options.logger),
     bodyLimit: site.config.max_request_size,
-    genReqId: () => randomUUID(),
+    genReqId: requestIds(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     // Fastify's own 503 while closing has no envelope; the onRequest hook below answers instead.
     return503OnClosing: false,
@@ -65,7 +75,8 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
 
   registerBodyIdleTimeout(app, bodyIdleMs);
   registerCors(app, site);
-  await app.register(cookie);
+  // Cookies are parsed only by authentication, and only for requests without a token.
+  await app.register(cookie, { hook: false });
   await app.register(formbody, { bodyLimit: site.config.max_request_size });
   await app.register(multipart, multipartOptions(site.config));
   registerUploadStaging(app, site, bodyIdleMs);

@@ -61,7 +61,8 @@ export async function authenticate(site: Site, req: FastifyRequest): Promise<Aut
     return { principal, sid: undefined };
   }
 
-  const sid = req.cookies?.sid;
+  const cookies = req.headers.cookie;
+  const sid = cookies ? req.server.parseCookie(cookies).sid : undefined;
   if (sid && sid !== 'Guest') {
     // The session itself is looked up on every request, so a logout anywhere ends it at once.
     const session = await site.sessions.resolveIn(site.db, sid, { expirySeconds: (await siteSettings(site)).session_expiry });

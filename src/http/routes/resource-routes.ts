@@ -115,7 +115,8 @@ function registerVersion(app: FastifyInstance, site: Site, base: string, style: 
 /** The `run_method` of a v1 document request, from the query string or the arguments. */
 function runMethodName(req: FastifyRequest): string | undefined {
   const fromQuery = (req.query as Record<string, unknown> | undefined)?.run_method;
-  const raw = Array.isArray(fromQuery) ? fromQuery[0] : fromQuery ?? requestArgs(req).run_method;
+  // Without a body the arguments are the query string: no need to build them.
+  const raw = Array.isArray(fromQuery) ? fromQuery[0] : fromQuery ?? (req.body === undefined ? undefined : requestArgs(req).run_method);
   return typeof raw === 'string' && raw !== '' ? raw : undefined;
 }
 
