@@ -2,6 +2,7 @@ import type { Doc } from '../meta/doctype.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
 import type { Queryable, Row, SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import { docFromRow } from './doc-from-row.js';
 import { ShapeCache, statementShape, type StatementShape } from '../storage/statement-shape.js';
 
 /** Where child rows of one table field live. */
@@ -57,21 +58,9 @@ export class DocumentRepository {
     }
   }
 
-  /** Turns a stored row into a document: JSON values, `doctype` set. */
+  /** Turns a stored row into a document: JSON values, `doctype` set (see doc-from-row.ts). */
   toDoc(meta: Meta, row: Row): Doc {
-    const doc: Doc = {};
-    for (const col of meta.standardColumns) {
-      const v = row[col];
-      doc[col] = col === 'name' && v !== null && v !== undefined ? String(v) : v ?? null;
-    }
-    for (const f of meta.valueFields) {
-      const v = row[f.def.fieldname];
-      doc[f.def.fieldname] = v === null || v === undefined ? null : f.type.fromDb ? f.type.fromDb(v, f.def) : v;
-    }
-    doc.docstatus = Number(doc.docstatus ?? 0);
-    doc.idx = Number(doc.idx ?? 0);
-    doc.doctype = meta.name;
-    return doc;
+    return docFromRow(meta)(row);
   }
 
   /** The document named `name` with its child rows, or undefined. `forUpdate` locks the row where the engine can. */

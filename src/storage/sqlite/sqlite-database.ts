@@ -201,10 +201,11 @@ export class SqliteDatabase implements Database {
 
   /** The reader's data_version, asked of SQLite only when the WAL-index header moved (or now and then). */
   #changeCounter(): number {
-    this.#probe ??= WalIndexProbe.open(this.#file);
     const now = Date.now();
     // The header is read before SQLite is asked, so a commit landing in between moves it again.
     if (this.#probe?.changed() === false && now - this.#askedAt < PROBE_TRUST_MS) return this.#dataVersion;
+    // Opened (or, should the file be missing, tried again) only alongside SQLite's own answer.
+    this.#probe ??= WalIndexProbe.open(this.#file);
     this.#dataVersion = this.#reader.dataVersion();
     this.#askedAt = now;
     return this.#dataVersion;
