@@ -1,6 +1,7 @@
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { Row } from '../storage/database.js';
+import { objectLiteralKey } from '../storage/object-literal-key.js';
 
 /** Turns a stored row of one DocType into a document: JSON values, `doctype` set. */
 export type DocFromRow = (row: Row) => Doc;
@@ -24,12 +25,6 @@ export function docFromRow(meta: Meta): DocFromRow {
   return convert;
 }
 
-/** `"key"` as an object-literal key; `__proto__` computed, so it stays an own property. */
-function literalKey(name: string): string {
-  const quoted = JSON.stringify(name);
-  return name === '__proto__' ? `[${quoted}]` : quoted;
-}
-
 function compile(meta: Meta): DocFromRow {
   const fromDb: ((value: unknown) => unknown)[] = [];
   const entries: string[] = [];
@@ -41,7 +36,7 @@ function compile(meta: Meta): DocFromRow {
         : column === 'docstatus' || column === 'idx'
           ? `Number(${value} ?? 0)`
           : `${value} ?? null`;
-    entries.push(`${literalKey(column)}: ${expression}`);
+    entries.push(`${objectLiteralKey(column)}: ${expression}`);
   }
   for (const field of meta.valueFields) {
     const name = field.def.fieldname;
@@ -50,9 +45,9 @@ function compile(meta: Meta): DocFromRow {
     if (type.fromDb) {
       const convert = type.fromDb.bind(type);
       fromDb.push((v) => convert(v, def));
-      entries.push(`${literalKey(name)}: ${value} : fromDb[${fromDb.length - 1}](v)`);
+      entries.push(`${objectLiteralKey(name)}: ${value} : fromDb[${fromDb.length - 1}](v)`);
     } else {
-      entries.push(`${literalKey(name)}: ${value} : v`);
+      entries.push(`${objectLiteralKey(name)}: ${value} : v`);
     }
   }
   entries.push(`"doctype": doctype`);
