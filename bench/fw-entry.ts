@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,8 +37,31 @@ function distMtime(): number | undefined {
   }
 }
 
-const fromDist = (note: string): FwEntry => ({ nodeArgs: [BIN], from: 'dist', note });
-const fromSource = (note: string): FwEntry => ({ nodeArgs: ['--import', 'tsx', SOURCE_ENTRY], from: 'src', note });
+/**
+ * The node flags of `npm start` (`node <flags> bin/fw.js serve`), so the bench runs fw as it is
+ * started, memory settings included.
+ */
+export function startScriptNodeFlags(startScript: string): string[] {
+  const words = startScript.trim().split(/\s+/);
+  if (words[0] !== 'node') return [];
+  const flags: string[] = [];
+  for (const word of words.slice(1)) {
+    if (!word.startsWith('-')) break;
+    flags.push(word);
+  }
+  return flags;
+}
+
+const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+const START_FLAGS = startScriptNodeFlags(packageJson.scripts?.start ?? '');
+const flagsNote = START_FLAGS.length ? `, with npm start's node flags (${START_FLAGS.join(' ')})` : '';
+
+const fromDist = (note: string): FwEntry => ({ nodeArgs: [...START_FLAGS, BIN], from: 'dist', note: note + flagsNote });
+const fromSource = (note: string): FwEntry => ({
+  nodeArgs: [...START_FLAGS, '--import', 'tsx', SOURCE_ENTRY],
+  from: 'src',
+  note: note + flagsNote,
+});
 
 /**
  * Picks how to start fw. `auto` prefers the compiled `dist/` and rebuilds it (`npm run build`)

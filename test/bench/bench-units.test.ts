@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { countSql, insertSql, listSql, parseFilters, parseListSpec } from '../../bench/baseline-sql.js';
 import { renderMarkdown, updateBenchmarksDoc, END_MARKER, START_MARKER } from '../../bench/report-markdown.js';
 import { percentile, spread } from '../../bench/stats.js';
+import { startScriptNodeFlags } from '../../bench/fw-entry.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,19 @@ describe('bench statistics', () => {
     assert.equal(percentile(values, 99), 5);
     assert.deepEqual(spread([4, 1, 3, 2]), { median: 2.5, min: 1, max: 4 });
     assert.ok(Number.isNaN(percentile([], 50)));
+  });
+});
+
+describe('fw entry', () => {
+  test("fw is benchmarked with npm start's node flags", () => {
+    assert.deepEqual(startScriptNodeFlags('node --max-semi-space-size=4 bin/fw.js serve'), ['--max-semi-space-size=4']);
+    assert.deepEqual(startScriptNodeFlags('node bin/fw.js serve --port 8000'), []);
+    assert.deepEqual(startScriptNodeFlags('tsx src/main.ts'), []);
+  });
+
+  test('the start script in package.json gives the young-generation limit', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+    assert.ok(startScriptNodeFlags(pkg.scripts.start).some((flag) => flag.startsWith('--max-semi-space-size=')));
   });
 });
 
