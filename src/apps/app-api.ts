@@ -4,6 +4,7 @@ import { countDocuments, listDocuments } from '../documents/list-documents.js';
 import * as errors from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { HttpVerb, MethodOptions, MethodRegistry } from '../rpc/method-registry.js';
+import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import type { AppApi, AppHooks, AppMethods, AppPermissions } from './app.js';
 
 /** The site's registries and services an app registers into. */
@@ -11,6 +12,7 @@ export interface AppServices {
   readonly hooks: HookRegistry;
   readonly methods: MethodRegistry;
   readonly documents: DocumentService;
+  readonly realtime: RealtimePublisher;
 }
 
 /*
@@ -135,6 +137,11 @@ export function createAppApi(name: string, services: AppServices): AppApi {
       return countDocuments(ctx, doctype, { filters });
     },
     errors,
+    realtime: {
+      publish: (event, message, target) => services.realtime.publish(event, message, target),
+      msgprint: (user, message, target) => services.realtime.msgprint(user, message, target),
+      progress: (update, target) => services.realtime.progress(update, target),
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
+import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import type { Database, Queryable, SqlStatement } from '../storage/database.js';
 import type { SiteConfig } from './site-config.js';
 import { SettingsCache } from './site-settings.js';
@@ -38,6 +39,8 @@ export class Site {
     readonly methods: MethodRegistry,
     readonly sessions: SessionStore,
     readonly tokenCache: TokenCache,
+    /** Live events to Socket.IO and event-stream clients (docs/realtime.md). */
+    readonly realtime: RealtimePublisher,
   ) {
     this.settingsCache = new SettingsCache(config);
     clearPrincipalsOnChange(hooks, this.principals);
