@@ -1,5 +1,5 @@
 import type { DocumentService } from '../documents/document-service.js';
-import type { DocEvent, DocHook, HookRegistry } from '../documents/hooks.js';
+import { COMMITTED_EVENTS, type DocEvent, type DocHook, type HookRegistry } from '../documents/hooks.js';
 import { countDocuments, listDocuments } from '../documents/list-documents.js';
 import * as errors from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
@@ -77,6 +77,14 @@ export function createAppApi(name: string, services: AppServices): AppApi {
       if (!(DOC_EVENTS as readonly unknown[]).includes(event)) fail(`${what}: unknown event (known: ${DOC_EVENTS.join(', ')})`);
       checkFunction(hook, what);
       services.hooks.on(doctype, event, chained(name, doctype, event, hook));
+      return hooks;
+    },
+    onCommitted(doctype, event, listener) {
+      const what = `hooks.onCommitted(${JSON.stringify(doctype)}, ${JSON.stringify(event)})`;
+      checkDocType(doctype, what);
+      if (!(COMMITTED_EVENTS as readonly unknown[]).includes(event)) fail(`${what}: unknown event (known: ${COMMITTED_EVENTS.join(', ')})`);
+      checkFunction(listener, what);
+      services.hooks.onCommitted(doctype, event, listener);
       return hooks;
     },
   };

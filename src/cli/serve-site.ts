@@ -53,6 +53,7 @@ async function serveUntilStopped(options: ServeSiteOptions): Promise<number> {
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp(site, { logger: { level: options.logLevel } });
+    site.logger = app.log;
     await app.listen({ host: options.host, port: options.port });
   } catch (err) {
     await app?.close();

@@ -4,6 +4,7 @@ import { loadApps } from '../apps/load-apps.js';
 import { registerApps } from '../apps/register-apps.js';
 import { SessionStore } from '../auth/sessions.js';
 import { TokenCache } from '../auth/token-cache.js';
+import { registerCommentController } from '../controllers/comment-controller.js';
 import { registerDeletedDocumentController } from '../controllers/deleted-document-controller.js';
 import { registerDocShareController } from '../controllers/doc-share-controller.js';
 import { registerDocTypeController } from '../controllers/doctype-controller.js';
@@ -66,6 +67,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     const documents = new DocumentService();
     registerUserSelfShare(hooks, documents);
     registerVersionController(hooks, documents);
+    registerCommentController(hooks);
     registerDeletedDocumentController(hooks, documents);
     const methods = new MethodRegistry();
     registerBuiltinMethods(methods);
