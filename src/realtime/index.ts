@@ -3,7 +3,7 @@ import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
 import type { SiteConfig } from '../site/site-config.js';
 import { registerDocumentEvents } from './document-events.js';
-import { registerRealtimeMethods } from './realtime-methods.js';
+import { registerRealtimeHasPermission } from './realtime-methods.js';
 import { RealtimePublisher } from './realtime-publisher.js';
 import { registerSessionRevocation } from './session-revocation.js';
 
@@ -19,6 +19,6 @@ export function createRealtime(config: SiteConfig, hooks: HookRegistry, metas: M
   const publisher = new RealtimePublisher(config.realtime.realtime_max_message_bytes);
   registerDocumentEvents(hooks, metas, publisher);
   registerSessionRevocation(hooks, publisher);
-  registerRealtimeMethods(methods);
+  registerRealtimeHasPermission(methods);
   return publisher;
 }

@@ -9,7 +9,9 @@ import type { BusHandlers, RealtimeBus } from './realtime-bus.js';
  * `resync` for clients.
  */
 export class PostgresBus implements RealtimeBus {
-  #sending: Promise<void> = Promise.resolve();
+  #markStarted: () => void = () => undefined;
+  /** Publishing may begin before the listener is in place; sends wait for it, so none is missed here. */
+  #sending: Promise<void> = new Promise<void>((resolve) => (this.#markStarted = resolve));
 
   constructor(
     private readonly channel: BroadcastChannel,
@@ -17,6 +19,14 @@ export class PostgresBus implements RealtimeBus {
   ) {}
 
   async start(handlers: BusHandlers): Promise<void> {
+    try {
+      await this.#open(handlers);
+    } finally {
+      this.#markStarted();
+    }
+  }
+
+  async #open(handlers: BusHandlers): Promise<void> {
     await this.channel.open({
       message: (id, payload) => {
         let items: BusItem[];

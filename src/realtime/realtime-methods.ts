@@ -3,14 +3,6 @@ import type { MethodCall, MethodRegistry } from '../rpc/method-registry.js';
 import { mayRead } from './topics.js';
 
 /**
- * `get_user_info`: who the caller is, as the reference's realtime server asks before it admits a
- * socket (`{user, user_type, installed_apps}`); fw admits sockets in process, and apps may still ask.
- */
-async function getUserInfo({ ctx, site }: MethodCall): Promise<Record<string, unknown>> {
-  return { user: ctx.principal.user, user_type: ctx.principal.userType, installed_apps: site.config.apps };
-}
-
-/**
  * `has_permission(doctype, name)`: true when the caller may read the document (or, with no name,
  * some documents of the DocType); otherwise 403, as the reference's realtime check answers. A
  * missing document is a 403 too, so the answer never tells which names exist.
@@ -24,9 +16,11 @@ async function hasPermission({ ctx, site, args }: MethodCall): Promise<boolean> 
   return true;
 }
 
-/** The realtime methods, under `fw.realtime.*` and (by the registry's aliasing) `frappe.realtime.*`. */
-export function registerRealtimeMethods(methods: MethodRegistry): void {
-  methods.register('fw.realtime.get_user_info', getUserInfo, { allowGuest: true, methods: ['GET', 'POST'] });
+/**
+ * `fw.realtime.has_permission`, also answering as `frappe.realtime.has_permission`
+ * (`fw.realtime.get_user_info` is a built-in method: rpc/builtin/realtime-methods.ts).
+ */
+export function registerRealtimeHasPermission(methods: MethodRegistry): void {
   methods.register('fw.realtime.has_permission', hasPermission, {
     allowGuest: true,
     methods: ['GET', 'POST'],

@@ -31,8 +31,10 @@ export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub 
   app.addHook('onListen', async () => {
     if (bus) return;
     bus = openBus(site, (err) => app.log.warn({ err }, 'realtime publish failed'));
-    await bus.start({ deliver: (batch) => void hub.receive(batch), resync: (reason) => hub.resync(reason) });
+    // Attached before the bus is up (this hook starts as listen() resolves): what is published
+    // meanwhile waits in the bus rather than being dropped.
     site.realtime.attach(bus);
+    await bus.start({ deliver: (batch) => void hub.receive(batch), resync: (reason) => hub.resync(reason) });
   });
   app.addHook('preClose', async () => {
     site.realtime.attach(undefined);
