@@ -2,6 +2,8 @@ import type { DocumentService } from '../documents/document-service.js';
 import { COMMITTED_EVENTS, type DocEvent, type DocHook, type HookRegistry } from '../documents/hooks.js';
 import { countDocuments, listDocuments } from '../documents/list-documents.js';
 import * as errors from '../errors/index.js';
+import { createAppJobs } from '../jobs/app-jobs.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import type { Doc } from '../meta/doctype.js';
 import type { HttpVerb, MethodOptions, MethodRegistry } from '../rpc/method-registry.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
@@ -12,6 +14,8 @@ export interface AppServices {
   readonly hooks: HookRegistry;
   readonly methods: MethodRegistry;
   readonly documents: DocumentService;
+  /** The site's job queue (absent only in unit tests of the API itself). */
+  readonly jobs?: JobQueue;
   readonly realtime: RealtimePublisher;
 }
 
@@ -138,6 +142,7 @@ export function createAppApi(name: string, services: AppServices): AppApi {
     permissions,
     methods,
     documents: services.documents,
+    jobs: createAppJobs(name, services.jobs, fail),
     async list(ctx, doctype, params = {}) {
       return (await listDocuments(ctx, doctype, { ...params, as_dict: true }, 'v1')).rows as Doc[];
     },

@@ -18,6 +18,8 @@ import { registerUserSelfShare } from '../controllers/user-self-share.js';
 import { registerVersionController } from '../controllers/version-controller.js';
 import { DocumentService } from '../documents/document-service.js';
 import { HookRegistry } from '../documents/hooks.js';
+import { JobQueue } from '../jobs/job-queue.js';
+import { registerJobMethods } from '../jobs/job-methods.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
 import { MetaRegistry } from '../meta/meta-registry.js';
@@ -71,9 +73,11 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     registerDeletedDocumentController(hooks, documents);
     const methods = new MethodRegistry();
     registerBuiltinMethods(methods);
+    const jobs = new JobQueue(db);
+    registerJobMethods(methods, jobs);
     const realtime = createRealtime(config, hooks, metas, methods);
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
-    await registerApps(apps, { hooks, methods, documents, realtime });
+    await registerApps(apps, { hooks, methods, documents, jobs, realtime });
 
     const site = new Site(
       paths,
@@ -86,6 +90,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       new SessionStore(db.dialect),
       new TokenCache(),
       realtime,
+      jobs,
     );
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
     await siteSettings(site);

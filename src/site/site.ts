@@ -6,6 +6,7 @@ import type { TokenCache } from '../auth/token-cache.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
+import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
@@ -70,6 +71,8 @@ export class Site {
     readonly tokenCache: TokenCache,
     /** Live events to Socket.IO and event-stream clients (docs/realtime.md). */
     readonly realtime: RealtimePublisher,
+    /** Background jobs in the site's database (docs/jobs.md). */
+    readonly jobs: JobQueue = new JobQueue(db),
   ) {
     this.settingsCache = new SettingsCache(config);
     clearPrincipalsOnChange(hooks, this.principals);
