@@ -79,9 +79,12 @@ async function login(call: MethodCall): Promise<string> {
   return principal.userType === 'System User' ? 'Logged In' : 'No App';
 }
 
-/** `logout`: ends the session and expires the cookies. */
+/** `logout`: ends the session, its live connections (after the commit) and expires the cookies. */
 async function logout(call: MethodCall): Promise<undefined> {
-  if (call.http.sid) await call.site.sessions.destroy(call.ctx.q, call.http.sid);
+  if (call.http.sid) {
+    await call.site.sessions.destroy(call.ctx.q, call.http.sid);
+    call.site.realtime.revokeSession(call.ctx, call.http.sid);
+  }
   expireSessionCookies(call.http);
   return undefined;
 }
