@@ -88,7 +88,7 @@ for (const dialect of testDialects()) {
       dir = await mkdtemp(join(tmpdir(), 'fw-rt-cluster-'));
       const db = await dialect.createUrl();
       drop = db.drop;
-      serve = await startServe(['--site', join(dir, 'site'), '--db', db.url], { workers: 2, env: { FW_ADMIN_PASSWORD: ADMIN_PASSWORD } });
+      serve = await startServe(['--site', join(dir, 'site'), '--db', db.url], { workers: 2, env: { FW_ADMIN_PASSWORD: ADMIN_PASSWORD }, readyTimeoutMs: 180_000 });
       admin = await wireAdmin(serve.baseUrl, ADMIN_PASSWORD);
     });
     after(async () => {
@@ -160,9 +160,9 @@ describe('realtime across two fw serve processes on one PostgreSQL database', { 
     dir = await mkdtemp(join(tmpdir(), 'fw-rt-pg-'));
     db = await postgres!.createUrl();
     const site = ['--site', join(dir, 'site'), '--db', db.url];
-    first = await startServe(site, { workers: 1, env: { FW_ADMIN_PASSWORD: ADMIN_PASSWORD } });
+    first = await startServe(site, { workers: 1, env: { FW_ADMIN_PASSWORD: ADMIN_PASSWORD }, readyTimeoutMs: 180_000 });
     // The second also serves Socket.IO on a port of its own, as frappe-ui apps expect on 9000.
-    second = await startServe([...site, '--socketio-port', '0'], { workers: 1 });
+    second = await startServe([...site, '--socketio-port', '0'], { workers: 1, readyTimeoutMs: 180_000 });
     admin = await wireAdmin(first.baseUrl, ADMIN_PASSWORD);
   });
   after(async () => {
