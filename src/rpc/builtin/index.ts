@@ -1,6 +1,7 @@
 import type { MethodRegistry } from '../method-registry.js';
 import { registerAuthMethods } from './auth-methods.js';
 import { registerClientMethods } from './client-methods.js';
+import { registerDeskMethods } from './desk-methods.js';
 import { registerDeletedDocumentMethods } from './deleted-document-methods.js';
 import { registerDocstatusMethods } from './docstatus-methods.js';
 import { registerFileMethods } from './file-methods.js';
@@ -16,4 +17,5 @@ export function registerBuiltinMethods(methods: MethodRegistry): void {
   registerFileMethods(methods);
   registerDeletedDocumentMethods(methods);
   registerHealthMethods(methods);
+  registerDeskMethods(methods);
 }
