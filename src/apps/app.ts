@@ -1,11 +1,13 @@
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
-import type { DocEvent, DocHook } from '../documents/hooks.js';
+import type { CommittedEvent, CommittedListener, DocEvent, DocHook } from '../documents/hooks.js';
 import type * as errors from '../errors/index.js';
+import type { AppJobs } from '../jobs/app-jobs.js';
 import type { Doc, DocTypeDef } from '../meta/doctype.js';
 import type { HasPermissionHook, PermissionQueryHook } from '../permissions/permission-hooks.js';
 import type { DocMethodHandler, DocMethodOptions } from '../rpc/doc-methods.js';
 import type { MethodHandler, MethodOptions } from '../rpc/method-registry.js';
+import type { ProgressUpdate, PublishTarget } from '../realtime/realtime-publisher.js';
 
 /*
  * The contract between fw and an app. An app is an ES module whose default export (or export named
@@ -34,6 +36,12 @@ export interface AppHooks {
    * fails the write, since it would silently skip the hooks after it.
    */
   on(doctype: string, event: DocEvent, hook: DocHook): AppHooks;
+  /**
+   * Adds `listener` for `event` on `doctype` (`*` for every DocType), heard once the write that
+   * fired it committed, never for one rolled back. It runs outside the transaction: what it does
+   * cannot undo the write, and a failure is logged (docs/apps.md, "After the commit").
+   */
+  onCommitted(doctype: string, event: CommittedEvent, listener: CommittedListener): AppHooks;
 }
 
 /** Permission hooks; they can only narrow what the role permissions allow. */
@@ -50,6 +58,20 @@ export interface AppMethods {
   register(path: string, handler: MethodHandler, options?: MethodOptions): AppMethods;
   /** Registers a document method of `doctype` (`*`: every DocType), reached through run_doc_method. */
   registerDocMethod(doctype: string, name: string, handler: DocMethodHandler, options?: DocMethodOptions): AppMethods;
+}
+
+/**
+ * Live events to the site's Socket.IO and event-stream clients (docs/realtime.md, "For apps"). The
+ * target is a `room`, a `user`, a document (`doctype` + `docname`) or a `taskId`; with no target,
+ * every System User (`all`). `afterCommit: true` (with `ctx`) sends only once the write committed.
+ * Messages over `realtime_max_message_bytes` and the `eval_js` event are refused.
+ */
+export interface AppRealtime {
+  publish(event: string, message: unknown, target?: PublishTarget): void;
+  /** A `msgprint` to one user: a text, or `{message, title, indicator}`. */
+  msgprint(user: string, message: string | { message: string; title?: string; indicator?: string }, target?: Omit<PublishTarget, 'user' | 'room'>): void;
+  /** A `progress` event `{percent, title, description}`. */
+  progress(update: ProgressUpdate, target: PublishTarget): void;
 }
 
 /** List parameters, as `GET /api/resource/<doctype>` takes them. */
@@ -76,6 +98,8 @@ export interface AppApi {
   readonly methods: AppMethods;
   /** The site's document service: get, insert, update, delete with permission checks and hooks. */
   readonly documents: DocumentService;
+  /** Background jobs: register handlers, enqueue work (inside a unit: only if it commits). */
+  readonly jobs: AppJobs;
   /** The rows of `doctype` the context's principal may read, as objects (as `frappe.get_list`). */
   list(ctx: DocContext, doctype: string, params?: ListParams): Promise<Doc[]>;
   /** How many documents of `doctype` match `filters` among those the principal may read. */
@@ -85,4 +109,6 @@ export interface AppApi {
    * rather than imported, so they are the very classes the HTTP layer recognises.
    */
   readonly errors: typeof errors;
+  /** Live events to connected clients. */
+  readonly realtime: AppRealtime;
 }
