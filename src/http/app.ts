@@ -108,13 +108,10 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   registerResourceRoutes(app, site);
   registerMethodRoutes(app, site);
   registerFileRoutes(app, site);
-<<<<<<< HEAD
-  // The admin web UI at /app and /login (docs/admin-ui.md); off with `admin_ui: false`.
-  registerAdminUi(app, site);
-=======
   // Socket.IO on this app's server and the event stream (docs/realtime.md).
   registerRealtime(app, site);
->>>>>>> main
+  // The admin web UI at /app and /login (docs/admin-ui.md); off with `admin_ui: false`.
+  registerAdminUi(app, site);
 
   app.setNotFoundHandler(async (req) => {
     throw new DoesNotExistError(`No route for ${req.method} ${req.url.split('?')[0].slice(0, 200)}`);

@@ -1,11 +1,8 @@
 import type { MethodRegistry } from '../method-registry.js';
 import { registerAuthMethods } from './auth-methods.js';
 import { registerClientMethods } from './client-methods.js';
-<<<<<<< HEAD
-import { registerDeskMethods } from './desk-methods.js';
-=======
 import { registerCommentMethods } from './comment-methods.js';
->>>>>>> main
+import { registerDeskMethods } from './desk-methods.js';
 import { registerDeletedDocumentMethods } from './deleted-document-methods.js';
 import { registerDeskReportviewMethods } from './desk-reportview-methods.js';
 import { registerDeskSearchMethods } from './desk-search-methods.js';
@@ -26,14 +23,11 @@ export function registerBuiltinMethods(methods: MethodRegistry): void {
   registerFileMethods(methods);
   registerDeletedDocumentMethods(methods);
   registerHealthMethods(methods);
-<<<<<<< HEAD
-  registerDeskMethods(methods);
-=======
   registerLinkMethods(methods);
   registerCommentMethods(methods);
   registerDeskSearchMethods(methods);
   registerDeskReportviewMethods(methods);
   registerFormLoadMethods(methods);
   registerRealtimeMethods(methods);
->>>>>>> main
+  registerDeskMethods(methods);
 }

@@ -16,7 +16,11 @@ export async function searchLink(doctype: string, txt: string): Promise<LinkOpti
     try {
       const found = await api.get<unknown>('frappe.desk.search.search_link', { doctype, txt, page_length: 10 });
       if (Array.isArray(found)) {
-        return found.map((r) => (typeof r === 'string' ? { value: r } : { value: String((r as LinkOption).value), description: (r as LinkOption).description || undefined }));
+        return found.map((r) => {
+          if (typeof r === 'string') return { value: r };
+          const o = r as LinkOption & { label?: string };
+          return { value: String(o.value), description: [o.label, o.description].filter(Boolean).join(' · ') || undefined };
+        });
       }
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 404 && err.excType === 'DoesNotExistError' && /search_link/.test(err.message))) throw err;
