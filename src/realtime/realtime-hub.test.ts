@@ -14,7 +14,7 @@ class FakeSubscriber implements Subscriber {
     readonly id: string,
     readonly user: string,
     readonly transport: SubscriberTransport,
-    readonly sid?: string,
+    readonly sid: string | undefined = undefined,
   ) {}
   backlog() {
     return this.waiting;
