@@ -4,6 +4,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { DoesNotExistError } from '../errors/index.js';
+import { registerRealtime } from '../realtime/index.js';
 import type { Site } from '../site/site.js';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, registerBodyIdleTimeout } from './body-idle-timeout.js';
 import { applyCors, registerCors } from './cors.js';
@@ -106,6 +107,8 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   registerResourceRoutes(app, site);
   registerMethodRoutes(app, site);
   registerFileRoutes(app, site);
+  // Socket.IO on this app's server and the event stream (docs/realtime.md).
+  registerRealtime(app, site);
 
   app.setNotFoundHandler(async (req) => {
     throw new DoesNotExistError(`No route for ${req.method} ${req.url.split('?')[0].slice(0, 200)}`);

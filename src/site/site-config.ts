@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { isValidTimeZone } from '../datetime/clock.js';
+import { DEFAULT_REALTIME_CONFIG, parseRealtimeConfig, type RealtimeConfig } from '../realtime/realtime-config.js';
 
 /** What a site knows before its database opens, and the defaults of every setting (site_config.json). */
 export interface SiteConfig {
@@ -30,6 +31,8 @@ export interface SiteConfig {
   readonly allow_cors: '*' | readonly string[] | null;
   /** When true, webhooks refuse loopback, private and link-local targets (docs/webhooks.md "Safety"). */
   readonly webhook_deny_private_targets: boolean;
+  /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
+  readonly realtime: RealtimeConfig;
 }
 
 export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
@@ -48,6 +51,7 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   deny_multiple_sessions: false,
   allow_cors: null,
   webhook_deny_private_targets: false,
+  realtime: DEFAULT_REALTIME_CONFIG,
 };
 
 /** A problem in site_config.json, with what to do about it. */
@@ -96,6 +100,9 @@ export async function loadSiteConfig(file: string): Promise<SiteConfig> {
     webhook_deny_private_targets: Boolean(
       expect(raw.webhook_deny_private_targets, isBoolean, 'webhook_deny_private_targets', 'true or false', DEFAULT_CONFIG.webhook_deny_private_targets),
     ),
+    realtime: parseRealtimeConfig(raw, (problem) => {
+      throw new SiteConfigError(`site_config.json: ${problem}`);
+    }),
   };
   if (!config.db_url) throw new SiteConfigError(`${file}: "db_url" is missing`);
   if (!config.encryption_key) throw new SiteConfigError(`${file}: "encryption_key" is missing`);
