@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { formatDate, now, wallClock } from '../datetime/clock.js';
+import { now } from '../datetime/clock.js';
+import { storedDatetime } from '../datetime/stored-datetime.js';
 import { hashName } from '../documents/hash-name.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Queryable, Row } from '../storage/database.js';
@@ -36,13 +37,6 @@ export interface NewDelivery {
 
 function table(scope: LogScope): string {
   return scope.metas.get(WEBHOOK_REQUEST_LOG).tableName;
-}
-
-/** `YYYY-MM-DD HH:MM:SS.ffffff` of an instant in the site's time zone (the stored Datetime form). */
-export function storedDatetime(epochMs: number, timeZone: string): string {
-  const w = wallClock(epochMs, timeZone);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${formatDate(w)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}.${String((epochMs % 1000) * 1000).padStart(6, '0')}`;
 }
 
 /**
