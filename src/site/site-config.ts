@@ -31,6 +31,8 @@ export interface SiteConfig {
   readonly allow_cors: '*' | readonly string[] | null;
   /** When true, webhooks refuse loopback, private and link-local targets (docs/webhooks.md "Safety"). */
   readonly webhook_deny_private_targets: boolean;
+  /** When false, fw serves no admin web UI at /app and /login (docs/admin-ui.md). */
+  readonly admin_ui: boolean;
   /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
   readonly realtime: RealtimeConfig;
 }
@@ -51,6 +53,7 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   deny_multiple_sessions: false,
   allow_cors: null,
   webhook_deny_private_targets: false,
+  admin_ui: true,
   realtime: DEFAULT_REALTIME_CONFIG,
 };
 
@@ -100,6 +103,7 @@ export async function loadSiteConfig(file: string): Promise<SiteConfig> {
     webhook_deny_private_targets: Boolean(
       expect(raw.webhook_deny_private_targets, isBoolean, 'webhook_deny_private_targets', 'true or false', DEFAULT_CONFIG.webhook_deny_private_targets),
     ),
+    admin_ui: Boolean(expect(raw.admin_ui, isBoolean, 'admin_ui', 'true or false', DEFAULT_CONFIG.admin_ui)),
     realtime: parseRealtimeConfig(raw, (problem) => {
       throw new SiteConfigError(`site_config.json: ${problem}`);
     }),
