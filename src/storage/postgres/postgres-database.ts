@@ -152,8 +152,8 @@ export class PostgresDatabase implements Database {
   }
 
   /** LISTEN/NOTIFY on a dedicated connection, big payloads through a table (see PostgresBroadcast). */
-  broadcast(): BroadcastChannel {
-    return new PostgresBroadcast(this.#connectionString, (work) => this.read(work));
+  broadcast(options: { listenUrl?: string } = {}): BroadcastChannel {
+    return new PostgresBroadcast(options.listenUrl ?? this.#connectionString, (work) => this.read(work));
   }
 
   /** pg_dump takes its own consistent snapshot; it reports no progress. */
