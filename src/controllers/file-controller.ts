@@ -17,8 +17,9 @@ export function registerFileController(hooks: HookRegistry, store: FileStore): v
 
   hooks.on('File', 'after_delete', async ({ doc, ctx }, next) => {
     const file = parseFileUrl(doc.file_url);
-    // Deduplicated uploads share one stored file; it goes with the last File using it.
-    if (file && (await countFilesWithUrl(ctx, file.url)) === 0) await store.remove(file.key);
+    // Deduplicated uploads share one stored file; it goes with the last File using it, once that
+    // delete committed (a rolled-back delete keeps a File whose bytes must still be there).
+    if (file && (await countFilesWithUrl(ctx, file.url)) === 0) ctx.unit.afterCommit(() => store.remove(file.key));
     await next();
   });
 }

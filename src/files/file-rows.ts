@@ -25,8 +25,12 @@ export async function countFilesWithUrl(ctx: DocContext, url: string): Promise<n
   return Number(row?.n ?? 0);
 }
 
-/** The file_urls of earlier Files with this content and privacy, (deduplication candidates). */
-export async function fileUrlsWithContent(ctx: DocContext, contentHash: string, isPrivate: boolean): Promise<string[]> {
+/**
+ * The file_urls of earlier Files of `owner` with this content and privacy (deduplication
+ * candidates). Only the owner's own: reusing another user's stored file would answer with a URL
+ * that names their File (docs/security.md, "Files").
+ */
+export async function fileUrlsWithContent(ctx: DocContext, contentHash: string, isPrivate: boolean, owner: string): Promise<string[]> {
   const meta = ctx.metas.get(FILE_DOCTYPE);
   const query = ctx.dialect.builder
     .selectFrom(meta.tableName)
@@ -34,6 +38,7 @@ export async function fileUrlsWithContent(ctx: DocContext, contentHash: string, 
     .distinct()
     .where('content_hash', '=', contentHash)
     .where('is_private', '=', isPrivate ? 1 : 0)
+    .where('owner', '=', owner)
     .where('file_url', 'is not', null)
     .orderBy('file_url')
     .limit(10);

@@ -21,8 +21,9 @@ function candidateNames(name: string, contentHash: string): string[] {
 }
 
 /**
- * Gives an upload its stored file (reference §13): the same content with the same privacy reuses
- * the stored file an earlier File points at; otherwise the bytes go under the cleaned name, or,
+ * Gives an upload its stored file (docs/files.md): the same content with the same privacy reuses
+ * the stored file an earlier File of the same user points at (never another user's, whose URL
+ * would name their File); otherwise the bytes go under the cleaned name, or,
  * when a different file holds that name, under the name with the content hash's last 6
  * characters appended. A stored file no File points at is never reused: it may be another
  * request's upload whose document is not committed yet.
@@ -44,7 +45,7 @@ export async function placeUpload(
   const own = ownKey === undefined ? undefined : parseFileUrl(`/${ownKey}`);
   if (own) return place(own, own.name);
 
-  for (const url of await fileUrlsWithContent(ctx, upload.contentHash, options.isPrivate)) {
+  for (const url of await fileUrlsWithContent(ctx, upload.contentHash, options.isPrivate, ctx.principal.user)) {
     const existing = parseFileUrl(url);
     if (existing && existing.isPrivate === options.isPrivate && (await store.stat(existing.key))) return place(existing, fileName);
   }

@@ -32,14 +32,16 @@ function remoteName(url: URL): string {
 async function storedFacts(ctx: DocContext, store: FileStore, file: LocalFile): Promise<{ size: number; contentHash: string | null }> {
   const fresh = freshUpload(ctx, file.url);
   if (fresh) return fresh;
-  const info = await store.stat(file.key);
-  if (!info) throw new ValidationError(`File ${file.url} does not exist`);
   const others = await filesWithUrl(ctx, file.url);
   if (file.isPrivate) {
+    // A private file the principal may not read, and one that does not exist, answer alike: which
+    // private files exist is itself not theirs to learn (docs/security.md, "Files").
     let readable = false;
     for (const other of others) if (!readable) readable = await mayReadFile(ctx, other);
     if (!readable) throw new PermissionError(`No permission to use the private file ${file.url}`);
   }
+  const info = await store.stat(file.key);
+  if (!info) throw new ValidationError(`File ${file.url} does not exist`);
   const hashed = others.find((o) => typeof o.content_hash === 'string' && o.content_hash !== '');
   return { size: info.size, contentHash: hashed ? String(hashed.content_hash) : null };
 }

@@ -187,8 +187,8 @@ for (const dialect of testDialects()) {
         assert.equal(res.body, 'owner');
       });
 
-      test('a missing private file is 404 for a signed-in user and 403 for Guest', async () => {
-        assertV1Error(await get('/private/files/none.txt', owner.headers), 404, 'DoesNotExistError');
+      test('a missing private file answers as a forbidden one: 403 for a signed-in user and for Guest', async () => {
+        assertV1Error(await get('/private/files/none.txt', owner.headers), 403, 'PermissionError');
         assertV1Error(await get('/private/files/none.txt'), 403, 'PermissionError');
       });
     });

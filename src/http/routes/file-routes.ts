@@ -49,8 +49,8 @@ async function publicFile(site: Site, req: FastifyRequest): Promise<Servable> {
 
 /**
  * Private files go to signed-in users who may read one of the Files using them (owner, System
- * Manager, or a reader of the attached document): 403 to anyone else, Guest included; 404 when
- * no File uses the name.
+ * Manager, or a reader of the attached document): 403 to anyone else, Guest included, and the
+ * same 403 when no File uses the name.
  */
 async function privateFile(site: Site, req: FastifyRequest): Promise<Servable> {
   const file = requestedFile(req, true);
@@ -58,10 +58,11 @@ async function privateFile(site: Site, req: FastifyRequest): Promise<Servable> {
   if (principal.isGuest) throw new PermissionError('Login required to read private files', { doctype: 'File' });
   return site.read(principal, async (ctx) => {
     const rows = await filesWithUrl(ctx, file.url);
-    if (rows.length === 0) throw notFound();
     for (const row of rows) {
       if (await mayReadFile(ctx, row)) return { file, contentHash: hashOf(rows) };
     }
+    // No File uses the name, or none the principal may read: one answer, so which private files
+    // exist is never learnt by asking (docs/security.md, "Files").
     throw new PermissionError(`No permission to read ${file.url}`, {
       doctype: 'File',
       messages: [{ message: 'You do not have enough permissions to access this file', title: 'Not permitted' }],
