@@ -7,7 +7,6 @@ import { deleteSingle, getSingle, isSingleDocType, refuseSingleList, updateSingl
 import { invokeDocMethod } from '../../rpc/doc-methods.js';
 import type { Site } from '../../site/site.js';
 import { sendJsonRows, type JsonEnvelope } from '../json-row-stream.js';
-import { readOnlyContext } from '../read-only-guard.js';
 import { documentPayload, requestArgs } from '../request-args.js';
 import { httpExchange, requestContext, type RequestContext } from '../request-context.js';
 
@@ -140,7 +139,7 @@ async function runDocumentMethod(
   const read = req.method === 'GET';
   const work = (ctx: DocContext) => invokeDocMethod({ ctx, site, http, doctype, name, method, args, right: read ? 'read' : 'write' });
   const outcome = read
-    ? await site.read(rc.principal, (ctx) => work(readOnlyContext(ctx, `${doctype}.${method}`)), { sid: rc.sid })
+    ? await site.read(rc.principal, work, { sid: rc.sid })
     : await site.write(rc.principal, work, { sid: rc.sid });
   return outcome.result;
 }
