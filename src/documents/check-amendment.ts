@@ -2,7 +2,7 @@ import { LinkValidationError, ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
-import type { DocumentService } from './document-service.js';
+import type { DocumentGuard } from './document-guard.js';
 
 /**
  * Checks a new document that amends another (`amended_from` set on a submittable DocType,
@@ -11,7 +11,7 @@ import type { DocumentService } from './document-service.js';
  */
 export async function checkAmendment(
   ctx: DocContext,
-  service: DocumentService,
+  service: DocumentGuard,
   meta: Meta,
   doc: Doc,
   checkPermission: boolean,
