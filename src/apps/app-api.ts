@@ -1,7 +1,9 @@
 import type { DocumentService } from '../documents/document-service.js';
-import type { DocEvent, DocHook, HookRegistry } from '../documents/hooks.js';
+import { COMMITTED_EVENTS, type DocEvent, type DocHook, type HookRegistry } from '../documents/hooks.js';
 import { countDocuments, listDocuments } from '../documents/list-documents.js';
 import * as errors from '../errors/index.js';
+import { createAppJobs } from '../jobs/app-jobs.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import type { Doc } from '../meta/doctype.js';
 import type { HttpVerb, MethodOptions, MethodRegistry } from '../rpc/method-registry.js';
 import type { AppApi, AppHooks, AppMethods, AppPermissions } from './app.js';
@@ -11,6 +13,8 @@ export interface AppServices {
   readonly hooks: HookRegistry;
   readonly methods: MethodRegistry;
   readonly documents: DocumentService;
+  /** The site's job queue (absent only in unit tests of the API itself). */
+  readonly jobs?: JobQueue;
 }
 
 /*
@@ -77,6 +81,14 @@ export function createAppApi(name: string, services: AppServices): AppApi {
       services.hooks.on(doctype, event, chained(name, doctype, event, hook));
       return hooks;
     },
+    onCommitted(doctype, event, listener) {
+      const what = `hooks.onCommitted(${JSON.stringify(doctype)}, ${JSON.stringify(event)})`;
+      checkDocType(doctype, what);
+      if (!(COMMITTED_EVENTS as readonly unknown[]).includes(event)) fail(`${what}: unknown event (known: ${COMMITTED_EVENTS.join(', ')})`);
+      checkFunction(listener, what);
+      services.hooks.onCommitted(doctype, event, listener);
+      return hooks;
+    },
   };
 
   const permissions: AppPermissions = {
@@ -128,6 +140,7 @@ export function createAppApi(name: string, services: AppServices): AppApi {
     permissions,
     methods,
     documents: services.documents,
+    jobs: createAppJobs(name, services.jobs, fail),
     async list(ctx, doctype, params = {}) {
       return (await listDocuments(ctx, doctype, { ...params, as_dict: true }, 'v1')).rows as Doc[];
     },

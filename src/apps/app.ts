@@ -1,7 +1,8 @@
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
-import type { DocEvent, DocHook } from '../documents/hooks.js';
+import type { CommittedEvent, CommittedListener, DocEvent, DocHook } from '../documents/hooks.js';
 import type * as errors from '../errors/index.js';
+import type { AppJobs } from '../jobs/app-jobs.js';
 import type { Doc, DocTypeDef } from '../meta/doctype.js';
 import type { HasPermissionHook, PermissionQueryHook } from '../permissions/permission-hooks.js';
 import type { DocMethodHandler, DocMethodOptions } from '../rpc/doc-methods.js';
@@ -34,6 +35,12 @@ export interface AppHooks {
    * fails the write, since it would silently skip the hooks after it.
    */
   on(doctype: string, event: DocEvent, hook: DocHook): AppHooks;
+  /**
+   * Adds `listener` for `event` on `doctype` (`*` for every DocType), heard once the write that
+   * fired it committed, never for one rolled back. It runs outside the transaction: what it does
+   * cannot undo the write, and a failure is logged (docs/apps.md, "After the commit").
+   */
+  onCommitted(doctype: string, event: CommittedEvent, listener: CommittedListener): AppHooks;
 }
 
 /** Permission hooks; they can only narrow what the role permissions allow. */
@@ -76,6 +83,8 @@ export interface AppApi {
   readonly methods: AppMethods;
   /** The site's document service: get, insert, update, delete with permission checks and hooks. */
   readonly documents: DocumentService;
+  /** Background jobs: register handlers, enqueue work (inside a unit: only if it commits). */
+  readonly jobs: AppJobs;
   /** The rows of `doctype` the context's principal may read, as objects (as `frappe.get_list`). */
   list(ctx: DocContext, doctype: string, params?: ListParams): Promise<Doc[]>;
   /** How many documents of `doctype` match `filters` among those the principal may read. */

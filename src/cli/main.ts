@@ -4,6 +4,7 @@ import { newSiteCommand } from './commands/new-site.js';
 import { restoreCommand } from './commands/restore.js';
 import { serveCommand } from './commands/serve.js';
 import { userCommand } from './commands/user.js';
+import { workerCommand } from './commands/worker.js';
 
 /** A problem with how fw was called; main prints it with the usage and exits 2. */
 export class UsageError extends Error {}
@@ -12,8 +13,11 @@ const USAGE = `Usage: fw <command> [options]
 
 Commands:
   new-site <dir> [--db <url>] [--admin-password <pw>]   create a site
-  serve [--site <dir>] [--host <h>] [--port <n>] [--db <url>] [--workers <n|auto>]
-                                                        serve a site (created first when missing)
+  serve [--site <dir>] [--host <h>] [--port <n>] [--db <url>] [--workers <n|auto>] [--jobs <n>]
+                                                        serve a site (created first when missing);
+                                                        each process also runs <n> background jobs (default 2)
+  worker [--site <dir>] [--db <url>] [--concurrency <n>] [--queue <q> ...]
+                                                        a process that only runs background jobs
   user add <email> [--password <pw>] [--first-name <n>] [--role <R> ...]
   user set-password <user> [--password <pw>]
   user keys <user> | user disable <user> | user enable <user>
@@ -23,7 +27,7 @@ Commands:
   restore <archive> [--site <dir>] [--db <url>] [--force]
                                                         restore a backup into a site folder, then migrate
 
-Environment: FW_SITE, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_ADMIN_PASSWORD, FW_USER_PASSWORD`;
+Environment: FW_SITE, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_JOBS, FW_ADMIN_PASSWORD, FW_USER_PASSWORD`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   'new-site': newSiteCommand,
@@ -32,6 +36,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   backup: backupCommand,
   restore: restoreCommand,
   user: userCommand,
+  worker: workerCommand,
 };
 
 /** Runs the CLI; returns the process exit code. */

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.js';
+import { startSiteWorker } from '../jobs/site-job-units.js';
 import { openSite } from '../site/open-site.js';
 
 /** Where and what `serveSite` serves. */
@@ -12,6 +13,8 @@ export interface ServeSiteOptions {
   readonly dbUrl?: string;
   /** Fastify (pino) log level. */
   readonly logLevel: string;
+  /** Background jobs this process runs at once beside serving (default 2; 0: none, leave them to `fw worker`). */
+  readonly jobConcurrency?: number;
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -53,15 +56,18 @@ async function serveUntilStopped(options: ServeSiteOptions): Promise<number> {
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp(site, { logger: { level: options.logLevel } });
+    site.logger = app.log;
     await app.listen({ host: options.host, port: options.port });
   } catch (err) {
     await app?.close();
     await site.close();
     throw err;
   }
+  const jobs = options.jobConcurrency === 0 ? undefined : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log });
   const signal = await stopped;
   app.log.info(`${signal}: finishing requests in flight`);
   await app.close();
+  await jobs?.stop();
   await site.close();
   app.log.info('stopped');
   return 0;

@@ -40,7 +40,7 @@ export async function bulkUpdate(ctx: DocContext, service: DocumentService, item
   for (const raw of items) {
     const item = withoutFlags(raw);
     try {
-      await withSavepoint(ctx.q, () => applyItem(ctx, service, item));
+      await withSavepoint(ctx.q, () => applyItem(ctx, service, item), ctx.unit);
     } catch (err) {
       if (!(err instanceof FwError) || err.status >= 500) throw err;
       failed.push({ doc: item, exc: `${err.excType}: ${err.message}` });

@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { HookRegistry } from './hooks.js';
 
 /** Site settings the document layer reads. */
@@ -26,4 +27,6 @@ export interface DocContext {
   readonly writable: boolean;
   /** The login session the request came with, if any (a password change keeps this one alive). */
   readonly sid?: string;
+  /** The unit of work: what runs after it commits or rolls back (docs/architecture.md, "After a commit"). */
+  readonly unit: UnitOfWork;
 }

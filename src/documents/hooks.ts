@@ -40,9 +40,45 @@ export interface HookArgs {
 /** A hook: does its work and calls `next()` to let later hooks run (or throws to stop the write). */
 export type DocHook = (args: HookArgs, next: () => Promise<void>) => Promise<void>;
 
+/** The events that can also be heard after the commit: those that follow a stored change. */
+export const COMMITTED_EVENTS = [
+  'after_insert',
+  'on_update',
+  'on_submit',
+  'on_update_after_submit',
+  'on_cancel',
+  'on_discard',
+  'on_change',
+  'on_trash',
+  'after_delete',
+  'after_rename',
+] as const satisfies readonly DocEvent[];
+
+/** An event whose writes are committed. */
+export type CommittedEvent = (typeof COMMITTED_EVENTS)[number];
+
+/** A document event heard once its transaction committed (never for a rolled-back write). */
+export interface CommittedDocEvent {
+  readonly doctype: string;
+  readonly name: string;
+  readonly event: CommittedEvent;
+  /** The document as the event saw it (a copy: later writes in the same unit do not change it). */
+  readonly doc: Doc;
+  /** The stored document before the change (for after_rename, under its old name). */
+  readonly before: Doc | undefined;
+  /** Who made the change. */
+  readonly user: string;
+  /** For after_rename: the name the document had. */
+  readonly oldName?: string;
+}
+
+/** Hears a committed document event; runs outside the transaction, so it cannot undo it. */
+export type CommittedListener = (event: CommittedDocEvent) => void | Promise<void>;
+
 /** Controller hooks by DocType and event; built-ins and apps register through the same calls. */
 export class HookRegistry {
   readonly #hooks = new Map<string, DocHook[]>();
+  readonly #committed = new Map<string, CommittedListener[]>();
   /** `has_permission` and `permission_query_conditions` hooks, registered by DocType like the events. */
   readonly permissions = new PermissionHooks();
 
@@ -55,14 +91,47 @@ export class HookRegistry {
     return this;
   }
 
+  /**
+   * Adds `listener` for `event` on `doctype` (`*` for every DocType), heard after the unit of work
+   * that fired the event committed, in the order the events fired (the reference's after_commit
+   * document hooks; docs/architecture.md, "After a commit").
+   */
+  onCommitted(doctype: string, event: CommittedEvent, listener: CommittedListener): this {
+    const key = `${doctype}\u0000${event}`;
+    const list = this.#committed.get(key) ?? [];
+    list.push(listener);
+    this.#committed.set(key, list);
+    return this;
+  }
+
   /** Runs the chain for `event`: hooks for every DocType first, then the DocType's own. */
   async run(doctype: string, event: DocEvent, args: HookArgs): Promise<void> {
     const chain = [...(this.#hooks.get(`*\u0000${event}`) ?? []), ...(this.#hooks.get(`${doctype}\u0000${event}`) ?? [])];
-    if (chain.length === 0) return;
-    const step = async (i: number): Promise<void> => {
-      const hook = chain[i];
-      if (hook) await hook(args, () => step(i + 1));
+    if (chain.length > 0) {
+      const step = async (i: number): Promise<void> => {
+        const hook = chain[i];
+        if (hook) await hook(args, () => step(i + 1));
+      };
+      await step(0);
+    }
+    if (this.#committed.size > 0) this.#deferCommitted(doctype, event, args);
+  }
+
+  /** Hands the event to its committed listeners once the unit commits (the chain above agreed to it). */
+  #deferCommitted(doctype: string, event: DocEvent, args: HookArgs): void {
+    const listeners = [...(this.#committed.get(`*\u0000${event}`) ?? []), ...(this.#committed.get(`${doctype}\u0000${event}`) ?? [])];
+    if (listeners.length === 0) return;
+    const heard: CommittedDocEvent = {
+      doctype,
+      name: String(args.doc.name),
+      event: event as CommittedEvent,
+      doc: { ...args.doc },
+      before: args.before,
+      user: args.ctx.principal.user,
+      ...(event === 'after_rename' && args.before ? { oldName: String(args.before.name) } : {}),
     };
-    await step(0);
+    // One callback per event, listeners in registration order: a failing listener is logged by the
+    // unit and does not keep the others from hearing it.
+    for (const listener of listeners) args.ctx.unit.afterCommit(() => listener(heard));
   }
 }

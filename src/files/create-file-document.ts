@@ -30,40 +30,38 @@ export interface Requester {
  * Stores a new File in its own transaction: uploaded bytes are placed (deduplicated, renamed on a
  * clash) and the File document inserted, through the File controller's checks. Runs outside the
  * caller's transaction so that, whatever fails, commit included, the bytes this call placed are
- * removed again and nothing is left behind.
+ * removed again (an after-rollback callback) and nothing is left behind.
  */
 export async function createFileDocument(site: Site, store: FileStore, who: Requester, file: NewFile): Promise<Doc> {
-  try {
-    return await site.write(
-      who.principal,
-      async (ctx) => {
-        const data: Doc = {
-          is_private: file.isPrivate ? 1 : 0,
-          folder: file.folder ?? null,
-          file_name: file.fileName ?? null,
-          file_url: file.fileUrl ?? null,
-          attached_to_doctype: file.attachedToDoctype ?? null,
-          attached_to_name: file.attachedToName ?? null,
-          attached_to_field: file.attachedToField ?? null,
-        };
-        if (file.upload) {
-          const placed = await placeUpload(ctx, store, file.upload, {
-            isPrivate: file.isPrivate,
-            fileName: file.upload.filename || file.fileName || '',
-          });
-          data.file_url = placed.file.url;
-          data.file_name = placed.fileName;
-        }
-        const stored = await site.documents.insert(ctx, FILE_DOCTYPE, data);
-        if (file.setAttachedField && file.attachedToDoctype && file.attachedToName && file.attachedToField) {
-          await site.documents.update(ctx, file.attachedToDoctype, file.attachedToName, { [file.attachedToField]: stored.file_url });
-        }
-        return stored;
-      },
-      { sid: who.sid },
-    );
-  } catch (err) {
-    await file.upload?.undoPlacement();
-    throw err;
-  }
+  return site.write(
+    who.principal,
+    async (ctx) => {
+      const data: Doc = {
+        is_private: file.isPrivate ? 1 : 0,
+        folder: file.folder ?? null,
+        file_name: file.fileName ?? null,
+        file_url: file.fileUrl ?? null,
+        attached_to_doctype: file.attachedToDoctype ?? null,
+        attached_to_name: file.attachedToName ?? null,
+        attached_to_field: file.attachedToField ?? null,
+      };
+      if (file.upload) {
+        // Whatever fails from here on, commit included, the bytes this call placed go again.
+        const upload = file.upload;
+        ctx.unit.afterRollback(() => upload.undoPlacement());
+        const placed = await placeUpload(ctx, store, file.upload, {
+          isPrivate: file.isPrivate,
+          fileName: file.upload.filename || file.fileName || '',
+        });
+        data.file_url = placed.file.url;
+        data.file_name = placed.fileName;
+      }
+      const stored = await site.documents.insert(ctx, FILE_DOCTYPE, data);
+      if (file.setAttachedField && file.attachedToDoctype && file.attachedToName && file.attachedToField) {
+        await site.documents.update(ctx, file.attachedToDoctype, file.attachedToName, { [file.attachedToField]: stored.file_url });
+      }
+      return stored;
+    },
+    { sid: who.sid },
+  );
 }

@@ -47,7 +47,7 @@ export interface MethodOptions {
   readonly methods?: readonly HttpVerb[];
   readonly params?: readonly ParamSpec[];
   /**
-   * The handler opens its own transactions (`site.db.transaction`) and gets a read-only context
+   * The handler opens its own transactions (`site.transaction`) and gets a read-only context
    * holding no connection (`Site.detached`): for work that must be stored even when the call then
    * fails (login counts a failed attempt).
    */

@@ -11,6 +11,7 @@ import { stampChildRows } from '../documents/child-rows.js';
 import { seriesTableStatement } from '../documents/naming-series.js';
 import { singlesTableStatement } from '../documents/single-rows.js';
 import { authTableStatements } from '../auth/auth-tables.js';
+import { jobTableStatements } from '../jobs/job-table.js';
 import { setUserPassword } from '../auth/passwords.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
@@ -44,6 +45,7 @@ export async function installCore(
   await q.run(seriesTableStatement(dialect));
   await q.run(singlesTableStatement(dialect));
   for (const statement of authTableStatements(dialect)) await q.run(statement);
+  for (const statement of jobTableStatements(dialect)) await q.run(statement);
   if (!options.force && (await metas.readState(q, FINGERPRINT_KEY)) === CORE_FINGERPRINT) {
     progress('built-in DocTypes are up to date');
     return;

@@ -4,6 +4,7 @@ import { loadApps } from '../apps/load-apps.js';
 import { registerApps } from '../apps/register-apps.js';
 import { SessionStore } from '../auth/sessions.js';
 import { TokenCache } from '../auth/token-cache.js';
+import { registerCommentController } from '../controllers/comment-controller.js';
 import { registerDeletedDocumentController } from '../controllers/deleted-document-controller.js';
 import { registerDocShareController } from '../controllers/doc-share-controller.js';
 import { registerDocTypeController } from '../controllers/doctype-controller.js';
@@ -17,6 +18,8 @@ import { registerUserSelfShare } from '../controllers/user-self-share.js';
 import { registerVersionController } from '../controllers/version-controller.js';
 import { DocumentService } from '../documents/document-service.js';
 import { HookRegistry } from '../documents/hooks.js';
+import { JobQueue } from '../jobs/job-queue.js';
+import { registerJobMethods } from '../jobs/job-methods.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
 import { MetaRegistry } from '../meta/meta-registry.js';
@@ -65,11 +68,14 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     const documents = new DocumentService();
     registerUserSelfShare(hooks, documents);
     registerVersionController(hooks, documents);
+    registerCommentController(hooks);
     registerDeletedDocumentController(hooks, documents);
     const methods = new MethodRegistry();
     registerBuiltinMethods(methods);
+    const jobs = new JobQueue(db);
+    registerJobMethods(methods, jobs);
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
-    await registerApps(apps, { hooks, methods, documents });
+    await registerApps(apps, { hooks, methods, documents, jobs });
 
     const site = new Site(
       paths,
@@ -81,6 +87,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       methods,
       new SessionStore(db.dialect),
       new TokenCache(),
+      jobs,
     );
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
     await siteSettings(site);

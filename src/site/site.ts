@@ -6,10 +6,12 @@ import type { TokenCache } from '../auth/token-cache.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
+import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
 import type { Database, Queryable } from '../storage/database.js';
 import { statementReader } from '../storage/statement-reader.js';
+import { runInUnit, UnitOfWork, type UnitErrorReporter } from '../storage/unit-of-work.js';
 import type { SiteConfig } from './site-config.js';
 import { SettingsCache } from './site-settings.js';
 import type { SitePaths } from './site-paths.js';
@@ -23,11 +25,39 @@ export interface UnitOptions {
 }
 
 /** An open site: its config, database and services, wired once by openSite(). */
+/**
+ * Ends a unit that commits nothing (a read, or detached work whose own transactions have units of
+ * their own): its after-commit callbacks run once `work` succeeded, its after-rollback ones once it
+ * failed. Callback-free units, nearly every read, answer with `work`'s own promise.
+ */
+function endsWith<T>(work: Promise<T>, done: UnitOfWork): Promise<T> {
+  return work.then(
+    (result) => (done.seal() ? result : done.committed().then(() => result)),
+    (err: unknown) => (done.seal() ? Promise.reject(err) : done.rolledBack().then(() => Promise.reject(err))),
+  );
+}
+
+/** The few logger calls a site makes outside a request (failed after-commit work). */
+export interface SiteLogger {
+  error(obj: object, msg: string): void;
+}
+
+/** Until a server gives the site its logger: one JSON line on stderr, like the server's own. */
+const stderrLogger: SiteLogger = {
+  error(obj, msg) {
+    const fields = Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]));
+    process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), msg, ...fields })}\n`);
+  },
+};
+
 export class Site {
   /** The settings in effect, refreshed after each unit's metadata check; read them through siteSettings(). */
   readonly settingsCache: SettingsCache;
   /** Principals resolved by authentication, reused for up to a second (see PrincipalCache). */
   readonly principals = new PrincipalCache();
+  /** Where failures after a commit are logged; the server replaces it with its own logger. */
+  logger: SiteLogger = stderrLogger;
+  readonly #reportCallbackError: UnitErrorReporter = (err, phase) => this.logger.error({ err, phase }, `${phase} callback failed`);
 
   constructor(
     readonly paths: SitePaths,
@@ -39,13 +69,15 @@ export class Site {
     readonly methods: MethodRegistry,
     readonly sessions: SessionStore,
     readonly tokenCache: TokenCache,
+    /** Background jobs in the site's database (docs/jobs.md). */
+    readonly jobs: JobQueue = new JobQueue(db),
   ) {
     this.settingsCache = new SettingsCache(config);
     clearPrincipalsOnChange(hooks, this.principals);
   }
 
   /** The context of one unit of work. */
-  context(principal: Principal, q: Queryable, writable: boolean, unit: UnitOptions = {}): DocContext {
+  context(principal: Principal, q: Queryable, writable: boolean, unit: UnitOptions = {}, work = this.newUnit()): DocContext {
     return {
       q,
       dialect: this.db.dialect,
@@ -55,31 +87,49 @@ export class Site {
       settings: { timeZone: this.settingsCache.current.time_zone, encryptionKey: this.config.encryption_key },
       writable,
       sid: unit.sid,
+      unit: work,
     };
+  }
+
+  /** A unit of work whose failed callbacks go to this site's logger. */
+  newUnit(): UnitOfWork {
+    return new UnitOfWork(this.#reportCallbackError);
+  }
+
+  /**
+   * Runs `work` in one transaction of its own with a unit of work: its after-commit callbacks run
+   * once it committed, its after-rollback callbacks once it rolled back. For handlers that open
+   * their own transactions (see {@link detached}).
+   */
+  transaction<T>(work: (q: Queryable, unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return runInUnit((w: (q: Queryable) => Promise<T>) => this.db.transaction(w), this.#reportCallbackError, work);
   }
 
   /** Runs read-only work with fresh metadata. */
   async read<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
-    return this.db.read(async (q) => {
+    const done = this.newUnit();
+    const reading = this.db.read(async (q) => {
       const refreshing = this.#refresh(q);
       if (refreshing) await refreshing;
-      return work(this.context(principal, q, false, unit));
+      return work(this.context(principal, q, false, unit, done));
     });
+    return endsWith(reading, done);
   }
 
   /** Runs work in one transaction with fresh metadata: all of it is stored, or none. */
   async write<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
     const generation = this.principals.generation;
     const bumps = this.metas.bumps;
-    const result = await this.db.transaction(async (q) => {
+    return this.transaction(async (q, done) => {
+      // The unit changed a user (a request that read it while the transaction was open may have
+      // cached the old state), or changed metadata, which can rename the roles principals hold:
+      // clear once the change is visible. Registered first, so later callbacks see fresh principals.
+      done.afterCommit(() => {
+        if (this.principals.generation !== generation || this.metas.bumps !== bumps) this.principals.clear();
+      });
       await this.#refresh(q);
-      return work(this.context(principal, q, true, unit));
+      return work(this.context(principal, q, true, unit, done));
     });
-    // The unit changed a user (a request that read it while the transaction was open may have
-    // cached the old state), or changed metadata, which can rename the roles principals hold:
-    // clear now that the change is visible.
-    if (this.principals.generation !== generation || this.metas.bumps !== bumps) this.principals.clear();
-    return result;
   }
 
   /**
@@ -89,7 +139,8 @@ export class Site {
    */
   async detached<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
     if (unit.usesDatabase !== false) await this.db.read(async (q) => this.#refresh(q));
-    return work(this.context(principal, statementReader(this.db), false, unit));
+    const done = this.newUnit();
+    return endsWith(work(this.context(principal, statementReader(this.db), false, unit, done)), done);
   }
 
   /**

@@ -6,6 +6,7 @@ import { parseOptions } from '../parse-options.js';
 import { jsonLineLog } from '../process-log.js';
 import { serveSite } from '../serve-site.js';
 import { parseWorkerCount } from '../worker-count.js';
+import { parseJobConcurrency } from './worker.js';
 
 /**
  * `fw serve [--site <dir>] [--host <h>] [--port <n>] [--db <url>] [--workers <n|auto>]`: serves the
@@ -20,6 +21,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     port: { type: 'string' },
     db: { type: 'string' },
     workers: { type: 'string' },
+    jobs: { type: 'string' },
   });
   const dir = values.site ?? process.env.FW_SITE ?? './sites/default';
   const host = values.host ?? process.env.FW_HOST ?? '127.0.0.1';
@@ -29,7 +31,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const workers = parseWorkerCount(values.workers ?? process.env.FW_WORKERS);
   const dbUrl = values.db ?? process.env.FW_DB_URL;
   const logLevel = process.env.FW_LOG_LEVEL ?? 'info';
-  const serve = { dir, host, port, dbUrl, logLevel };
+  const jobConcurrency = parseJobConcurrency(values.jobs ?? process.env.FW_JOBS);
+  const serve = { dir, host, port, dbUrl, logLevel, jobConcurrency };
 
   // The primary prepared the site before forking; a worker only serves it.
   if (cluster.isWorker) return serveSite(serve);

@@ -33,7 +33,7 @@ describe('core DocType definitions', () => {
   test('ships every built-in DocType, child tables before their parents', () => {
     assert.deepEqual(
       CORE_DOCTYPES.map((d) => d.name),
-      ['DocField', 'DocPerm', 'DocType', 'Role', 'Has Role', 'User', 'ToDo', 'File', 'User Permission', 'DocShare', 'Version', 'Deleted Document', 'System Settings'],
+      ['DocField', 'DocPerm', 'DocType', 'Role', 'Has Role', 'User', 'ToDo', 'File', 'User Permission', 'DocShare', 'Version', 'Comment', 'Deleted Document', 'System Settings'],
     );
   });
 

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
 import { PERMISSION_TYPES, type DocField, type DocPerm, type DocTypeDef } from '../doctype.js';
+import comment from './comment.json' with { type: 'json' };
 import deletedDocument from './deleted-document.json' with { type: 'json' };
 import docField from './doc-field.json' with { type: 'json' };
 import docPerm from './doc-perm.json' with { type: 'json' };
@@ -173,7 +174,7 @@ function deepFreeze<T>(value: T): T {
  * DocTypes whose Table fields point at them.
  */
 export const CORE_DOCTYPES: readonly DocTypeDef[] = Object.freeze(
-  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, deletedDocument, systemSettings].map((json) =>
+  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings].map((json) =>
     deepFreeze(asDocTypeDef(json)),
   ),
 );

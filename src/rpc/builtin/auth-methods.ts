@@ -65,7 +65,7 @@ async function login(call: MethodCall): Promise<string> {
   if (!principal) throw invalidLogin(http, 'User disabled or missing');
 
   const expirySeconds = settings.session_expiry;
-  const { sid } = await site.db.transaction(async (q) => {
+  const { sid } = await site.transaction(async (q) => {
     await throttle.reset(q, keys);
     if (settings.deny_multiple_sessions) await site.sessions.destroyAllForUser(q, user.name);
     return site.sessions.create(q, { user: user.name, ip: http.ip, userAgent: http.userAgent, expirySeconds });

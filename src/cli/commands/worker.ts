@@ -1,0 +1,58 @@
+import { startSiteWorker } from '../../jobs/site-job-units.js';
+import type { JobLogger } from '../../jobs/job-worker.js';
+import { openSite, siteExists } from '../../site/open-site.js';
+import { UsageError } from '../main.js';
+import { parseOptions } from '../parse-options.js';
+import { jsonLineLog, type ProcessLog } from '../process-log.js';
+
+/** `--jobs` / `--concurrency`: how many jobs one process runs at once (0 allowed where serving is its main work). */
+export function parseJobConcurrency(text: string | undefined, min = 0): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > 256) throw new UsageError(`the job concurrency must be a whole number from ${min} to 256, got "${text}"`);
+  return n;
+}
+
+/** The worker's JobLogger on top of the JSON line log (errors become their message and stack). */
+function jobLogger(log: ProcessLog): JobLogger {
+  const fields = (obj: object) => {
+    const out: Record<string, unknown> = { ...obj };
+    if (out.err instanceof Error) out.err = { message: out.err.message, stack: out.err.stack };
+    return out;
+  };
+  return {
+    info: (obj, msg) => log.info(msg, fields(obj)),
+    warn: (obj, msg) => log.warn(msg, fields(obj)),
+    error: (obj, msg) => log.error(msg, fields(obj)),
+  };
+}
+
+/**
+ * `fw worker [--site <dir>] [--db <url>] [--concurrency <n>] [--queue <name> ...]`: a process that
+ * only runs background jobs (docs/jobs.md), until SIGTERM or SIGINT; then it finishes the jobs in
+ * flight and exits.
+ */
+export async function workerCommand(argv: string[]): Promise<number> {
+  const { values } = parseOptions(argv, {
+    site: { type: 'string' },
+    db: { type: 'string' },
+    concurrency: { type: 'string' },
+    queue: { type: 'string', multiple: true },
+  });
+  const dir = values.site ?? process.env.FW_SITE ?? './sites/default';
+  if (!(await siteExists(dir))) throw new Error(`No site in ${dir}: pass --site <dir> (or set FW_SITE)`);
+  const concurrency = parseJobConcurrency(values.concurrency ?? process.env.FW_JOBS, 1) ?? 2;
+  const log = jsonLineLog(process.env.FW_LOG_LEVEL ?? 'info');
+  const stopped = new Promise<string>((resolve) => {
+    for (const s of ['SIGTERM', 'SIGINT'] as const) process.once(s, () => resolve(s));
+  });
+  const site = await openSite(dir, { dbUrl: values.db ?? process.env.FW_DB_URL });
+  const worker = startSiteWorker(site, { concurrency, queues: values.queue, logger: jobLogger(log) });
+  log.info(`worker running jobs of ${values.queue?.join(', ') ?? 'every queue'} (concurrency ${concurrency})`);
+  const signal = await stopped;
+  log.info(`${signal}: finishing jobs in flight`);
+  await worker.stop();
+  await site.close();
+  log.info('stopped');
+  return 0;
+}
