@@ -6,7 +6,7 @@ import type { DocumentGuard } from './document-guard.js';
 
 /**
  * Checks a new document that amends another (`amended_from` set on a submittable DocType,
- * reference §8 "Amend"): the source must exist and be cancelled ("... cannot be amended because it
+ * docs/architecture.md "Submittable DocTypes"): the source must exist and be cancelled ("... cannot be amended because it
  * is not cancelled", 417), and unless `checkPermission` is false the principal needs `amend` on it.
  */
 export async function checkAmendment(

@@ -7,7 +7,7 @@ import { findReferrers, linkExistsError } from './find-referrers.js';
 import { dropSecretFields } from './secret-fields.js';
 
 /**
- * Deletes a document with its child rows (reference §8 "Delete"): delete permission; a submitted
+ * Deletes a document with its child rows (docs/architecture.md "The document pipeline"): delete permission; a submitted
  * document must be cancelled first (417); a document other documents link to stays (417
  * LinkExistsError naming the first of them); then on_trash, the delete, after_delete.
  */

@@ -88,7 +88,7 @@ async function refuseSingleList(pc: PermissionContext, meta: Meta): Promise<neve
 }
 
 /**
- * The rows and fields a principal may see, filtered in SQL (reference §7.6, see listRestriction).
+ * The rows and fields a principal may see, filtered in SQL (docs/api.md "Lists", see listRestriction).
  * A child DocType is listed through its parent (`parent=<DocType>`), under the parent's
  * permissions: when the parent's rows are restricted for the principal (if_owner, User
  * Permissions, permission hooks, shares), only rows of the parents they may read are listed.
@@ -116,7 +116,7 @@ async function permissionScope(ctx: DocContext, meta: Meta, parent: unknown): Pr
 }
 
 /**
- * Checks permissions and parses and compiles a list request (API.md "Lists") without running it.
+ * Checks permissions and parses and compiles a list request (docs/api.md "Lists") without running it.
  * Permission errors come before parameter errors, as in the reference.
  */
 export async function planList(ctx: DocContext, doctype: string, raw: Record<string, unknown>, version: ListVersion): Promise<ListPlan> {
@@ -178,7 +178,7 @@ async function* pageAsStream(ctx: DocContext, plan: ListPlan): AsyncIterable<Sha
   yield* (await runList(ctx, plan)).rows as ShapedRow[];
 }
 
-/** Lists documents by the reference's list parameters (API.md "Lists"). */
+/** Lists documents by the reference's list parameters (docs/api.md "Lists"). */
 export async function listDocuments(
   ctx: DocContext,
   doctype: string,

@@ -21,7 +21,7 @@ function candidateNames(name: string, contentHash: string): string[] {
 }
 
 /**
- * Gives an upload its stored file (reference §13): the same content with the same privacy reuses
+ * Gives an upload its stored file (docs/files.md): the same content with the same privacy reuses
  * the stored file an earlier File points at; otherwise the bytes go under the cleaned name, or,
  * when a different file holds that name, under the name with the content hash's last 6
  * characters appended. A stored file no File points at is never reused: it may be another

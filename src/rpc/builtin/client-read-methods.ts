@@ -11,7 +11,7 @@ import { fieldnameArg, filterArg, pick } from './client-args.js';
 
 const DOCTYPE: ParamSpec = { name: 'doctype', type: 'string', required: true };
 
-/** The parameters get_list takes (reference §14); others, such as frappe-ui's `start` and `limit`, are ignored. */
+/** The parameters get_list takes (docs/api.md "Methods"); others, such as frappe-ui's `start` and `limit`, are ignored. */
 const LIST_PARAMS = ['fields', 'filters', 'or_filters', 'group_by', 'order_by', 'limit_start', 'limit_page_length', 'parent', 'as_dict'];
 
 /** `get_list`: the rows of a DocType by list parameters, as `GET /api/resource/<doctype>` answers them. */
