@@ -5,10 +5,11 @@ import { DocumentService } from '../documents/document-service.js';
 import { HookRegistry, type DocEvent, type HookArgs } from '../documents/hooks.js';
 import { ValidationError } from '../errors/index.js';
 import { MethodRegistry } from '../rpc/method-registry.js';
+import { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import { createAppApi } from './app-api.js';
 
 function services() {
-  return { hooks: new HookRegistry(), methods: new MethodRegistry(), documents: new DocumentService() };
+  return { hooks: new HookRegistry(), methods: new MethodRegistry(), documents: new DocumentService(), realtime: new RealtimePublisher(65536) };
 }
 
 const noop = async () => undefined;

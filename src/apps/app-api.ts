@@ -6,6 +6,7 @@ import { createAppJobs } from '../jobs/app-jobs.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Doc } from '../meta/doctype.js';
 import type { HttpVerb, MethodOptions, MethodRegistry } from '../rpc/method-registry.js';
+import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import type { AppApi, AppHooks, AppMethods, AppPermissions } from './app.js';
 
 /** The site's registries and services an app registers into. */
@@ -15,6 +16,7 @@ export interface AppServices {
   readonly documents: DocumentService;
   /** The site's job queue (absent only in unit tests of the API itself). */
   readonly jobs?: JobQueue;
+  readonly realtime: RealtimePublisher;
 }
 
 /*
@@ -148,6 +150,11 @@ export function createAppApi(name: string, services: AppServices): AppApi {
       return countDocuments(ctx, doctype, { filters });
     },
     errors,
+    realtime: {
+      publish: (event, message, target) => services.realtime.publish(event, message, target),
+      msgprint: (user, message, target) => services.realtime.msgprint(user, message, target),
+      progress: (update, target) => services.realtime.progress(update, target),
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import type { Doc, DocTypeDef } from '../meta/doctype.js';
 import type { HasPermissionHook, PermissionQueryHook } from '../permissions/permission-hooks.js';
 import type { DocMethodHandler, DocMethodOptions } from '../rpc/doc-methods.js';
 import type { MethodHandler, MethodOptions } from '../rpc/method-registry.js';
+import type { ProgressUpdate, PublishTarget } from '../realtime/realtime-publisher.js';
 
 /*
  * The contract between fw and an app. An app is an ES module whose default export (or export named
@@ -59,6 +60,20 @@ export interface AppMethods {
   registerDocMethod(doctype: string, name: string, handler: DocMethodHandler, options?: DocMethodOptions): AppMethods;
 }
 
+/**
+ * Live events to the site's Socket.IO and event-stream clients (docs/realtime.md, "For apps"). The
+ * target is a `room`, a `user`, a document (`doctype` + `docname`) or a `taskId`; with no target,
+ * every System User (`all`). `afterCommit: true` (with `ctx`) sends only once the write committed.
+ * Messages over `realtime_max_message_bytes` and the `eval_js` event are refused.
+ */
+export interface AppRealtime {
+  publish(event: string, message: unknown, target?: PublishTarget): void;
+  /** A `msgprint` to one user: a text, or `{message, title, indicator}`. */
+  msgprint(user: string, message: string | { message: string; title?: string; indicator?: string }, target?: Omit<PublishTarget, 'user' | 'room'>): void;
+  /** A `progress` event `{percent, title, description}`. */
+  progress(update: ProgressUpdate, target: PublishTarget): void;
+}
+
 /** List parameters, as `GET /api/resource/<doctype>` takes them. */
 export interface ListParams {
   readonly fields?: readonly string[] | string;
@@ -94,4 +109,6 @@ export interface AppApi {
    * rather than imported, so they are the very classes the HTTP layer recognises.
    */
   readonly errors: typeof errors;
+  /** Live events to connected clients. */
+  readonly realtime: AppRealtime;
 }

@@ -4,8 +4,8 @@ import type { ColumnSpec, Dialect } from '../storage/dialect.js';
 
 /** Password hashes, API-secret hashes and encrypted Password-field values, keyed by document field. */
 export const AUTH_TABLE = '__Auth';
-/** Server-side login sessions, shared by every process serving the site. */
-export const SESSIONS_TABLE = 'tabSessions';
+/** Server-side login sessions, shared by every process serving the site (a reserved name: no DocType table starts with `__`). */
+export const SESSIONS_TABLE = '__Sessions';
 /** Failed-login counters per user and per IP, for the login lockout. */
 export const LOGIN_ATTEMPT_TABLE = '__LoginAttempt';
 

@@ -1,4 +1,4 @@
-import { LinkExistsError, ValidationError } from '../errors/index.js';
+import { DuplicateEntryError, LinkExistsError, ValidationError } from '../errors/index.js';
 import { docToDefinition } from '../meta/doctype-document.js';
 import { CHILD_FIELDS, STANDARD_FIELDS, type Doc, type DocTypeDef } from '../meta/doctype.js';
 import { Meta } from '../meta/meta.js';
@@ -72,6 +72,35 @@ function checkDefinition(def: DocTypeDef, args: HookArgs): void {
 }
 
 /**
+ * Refuses a new DocType whose name differs from an existing one only in case: SQLite compares
+ * table names without regard to case, so `note` would share `tabNote` (docs/security.md).
+ */
+function checkNameIsFree(def: DocTypeDef, { ctx }: HookArgs): void {
+  const wanted = def.name.toLowerCase();
+  const taken = ctx.metas.names().find((n) => n.toLowerCase() === wanted);
+  if (taken !== undefined) {
+    throw new DuplicateEntryError(`DocType ${def.name} cannot be created: DocType ${taken} exists`, { doctype: 'DocType' });
+  }
+}
+
+/**
+ * A DocType only ever gets a table it creates itself: when a save would give it a table (a new
+ * DocType, or a Single becoming a regular one) and a table of that name is already there (left by
+ * something else, or an internal table of an older site), the save is refused rather than the
+ * table adopted with whatever it holds (docs/security.md, "Internal tables").
+ */
+async function checkTableIsOurs(def: DocTypeDef, { ctx, before }: HookArgs): Promise<void> {
+  const hadTable = before !== undefined && Number(before.issingle) !== 1;
+  if (hadTable || def.issingle === 1) return;
+  const table = new Meta(def, ctx.metas.types).tableName;
+  if ((await ctx.dialect.listColumns(ctx.q, table)).length > 0) {
+    throw new DuplicateEntryError(`DocType ${def.name} cannot be created: a table named ${table} already exists`, {
+      doctype: 'DocType',
+    });
+  }
+}
+
+/**
  * A submittable DocType records amendments (docs/architecture.md "Submittable DocTypes"): it gets an `amended_from` field,
  * a read-only Link to itself that is not copied, unless the definition already has one.
  */
@@ -111,6 +140,8 @@ export function registerDocTypeController(hooks: HookRegistry): void {
     const def = docToDefinition(args.doc);
     checkDefinition(def, args);
     if (args.before) checkTypeChanges(docToDefinition(args.before), def, args.ctx.metas.types);
+    else checkNameIsFree(def, args);
+    await checkTableIsOurs(def, args);
     await next();
   });
 

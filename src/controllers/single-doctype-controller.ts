@@ -2,7 +2,7 @@ import type { HookRegistry } from '../documents/hooks.js';
 import { deleteSingleRows } from '../documents/single-rows.js';
 
 /**
- * Deleting a Single DocType removes its stored values from tabSingles (it has no table to drop),
+ * Deleting a Single DocType removes its stored values from the Singles table (`__Singles`) (it has no table to drop),
  * so a later DocType of the same name starts empty.
  */
 export function registerSingleDocTypeController(hooks: HookRegistry): void {

@@ -3,7 +3,8 @@ import { BUILT_IN_USERS, GUEST_USER } from '../auth/principal.js';
 import { SessionStore } from '../auth/sessions.js';
 import type { Doc } from '../meta/doctype.js';
 import type { HookRegistry } from '../documents/hooks.js';
-import { ValidationError } from '../errors/index.js';
+import { DuplicateEntryError, ValidationError } from '../errors/index.js';
+import { userNameClash } from '../auth/user-names.js';
 
 /** A Password value of only asterisks is the mask coming back from a client, not a new password. */
 const MASK = /^\*+$/;
@@ -49,7 +50,16 @@ export function registerUserController(hooks: HookRegistry): void {
     await next();
   });
 
-  hooks.on('User', 'validate', async ({ doc }, next) => {
+  hooks.on('User', 'validate', async ({ doc, before, ctx }, next) => {
+    if (before === undefined) {
+      // An exact duplicate is the primary key's 409; this one catches the same name in another case.
+      const clash = await userNameClash(ctx, String(doc.name));
+      if (clash !== undefined && clash !== doc.name) {
+        throw new DuplicateEntryError(`User ${String(doc.name)} would be confused with User ${clash}: names are unique without regard to case`, {
+          doctype: 'User',
+        });
+      }
+    }
     const password = newPassword(doc);
     // Refused here, before before_save hashes it, so an oversize value costs no hashing time.
     if (password !== undefined && password.length > MAX_PASSWORD_LENGTH && [...password].length > MAX_PASSWORD_LENGTH) {
@@ -90,6 +100,9 @@ export function registerUserController(hooks: HookRegistry): void {
 
   hooks.on('User', 'after_delete', async ({ doc, ctx }, next) => {
     await new SessionStore(ctx.dialect).destroyAllForUser(ctx.q, String(doc.name));
+    // Shares follow a user name, not a person: a user created later under the same name must not
+    // find this one's shares waiting (docs/security.md).
+    await ctx.q.run(ctx.dialect.builder.deleteFrom('tabDocShare').where('user', '=', String(doc.name)).compile());
     await next();
   });
 }

@@ -28,6 +28,12 @@ import { storeSecretFields } from './secret-fields.js';
 import { deleteSingle, getSingle, loadSingle, updateSingle } from './single-document.js';
 import { checkFieldValues, checkLinks, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
 
+/** Options of a permission check on a document. */
+export interface AccessOptions {
+  /** `false`: only the roles (with hooks and User Permissions) count, never a share. */
+  readonly viaShares?: boolean;
+}
+
 /** Options of an insert. */
 export interface InsertOptions {
   /** Keep a client-supplied name whatever the naming rule (v2 inserts). */
@@ -65,14 +71,14 @@ export class DocumentService implements DocumentGuard {
    * True when the principal may use `right` on `doc`, or, without a document, on some documents of
    * the DocType (role permissions, if_owner, `has_permission` hooks, User Permissions, shares).
    */
-  async can(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc): Promise<boolean> {
+  async can(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc, options: AccessOptions = {}): Promise<boolean> {
     const pc = permissionContext(ctx);
-    return doc === undefined ? mayUseDocType(pc, meta, right) : mayUseDocument(pc, meta, right, doc);
+    return doc === undefined ? mayUseDocType(pc, meta, right) : mayUseDocument(pc, meta, right, doc, options);
   }
 
   /** Throws PermissionError unless {@link can} allows. */
-  async authorize(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc): Promise<void> {
-    if (!(await this.can(ctx, meta, right, doc))) throw permissionDenied(ctx.principal, meta, right, doc?.name);
+  async authorize(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc, options: AccessOptions = {}): Promise<void> {
+    if (!(await this.can(ctx, meta, right, doc, options))) throw permissionDenied(ctx.principal, meta, right, doc?.name);
   }
 
   #fieldContext(ctx: DocContext, meta: Meta): FieldContext {

@@ -4,7 +4,7 @@ import type { Queryable, SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 
 /** The table holding every counter: one row per series prefix (and per autoincrement DocType). */
-export const SERIES_TABLE = 'tabSeries';
+export const SERIES_TABLE = '__Series';
 
 /*
  * Autoincrement counters live in the same table under keys no series prefix can take: a prefix is

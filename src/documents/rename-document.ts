@@ -1,4 +1,5 @@
 import { renameFieldSecrets } from '../auth/field-secrets.js';
+import { userNameClash } from '../auth/user-names.js';
 import { DoesNotExistError, DuplicateEntryError, UniqueValidationError, ValidationError } from '../errors/index.js';
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
@@ -28,7 +29,7 @@ const METADATA_DOCTYPES = new Set(['DocType', 'DocField', 'DocPerm']);
  * Renames a document (reference `frappe.rename_doc`), all in the caller's transaction: the row, its
  * child rows' `parent`, a `field:` naming field, stored Password secrets, and every reference to it
  * (Links, Dynamic Links, Singles' values, File attachments, Versions: see renameReferences); then
- * the after_rename hooks run. Needs write permission and the DocType's `allow_rename`. A taken
+ * the after_rename hooks run. Needs write permission from a role (a share is not enough) and the DocType's `allow_rename`. A taken
  * name is 409 DuplicateEntryError, an invalid one 409 NameError, the same name 417. Returns the
  * new name.
  */
@@ -50,7 +51,9 @@ export async function renameDocument(
   const repo = service.repo(ctx);
   const doc = await repo.load(ctx.q, meta, oldName, { forUpdate: true });
   if (!doc) throw new DoesNotExistError(`${doctype} ${oldName} not found`, { doctype });
-  await service.authorize(ctx, meta, 'write', doc);
+  // A share gives write on one document, never the right to rename it: renaming one's own User
+  // (shared with its user) would otherwise take another account's name (docs/security.md).
+  await service.authorize(ctx, meta, 'write', doc, { viaShares: false });
   if (PROTECTED_NAMES[doctype]?.includes(oldName)) {
     throw new ValidationError(`${doctype} ${oldName} is built in and cannot be renamed`, { doctype });
   }
@@ -59,6 +62,10 @@ export async function renameDocument(
     throw new ValidationError('No changes made', { doctype, messages: [{ message: 'No changes made: the new name is the current name' }] });
   }
   if (await repo.exists(ctx.q, meta, target)) throw duplicate(meta, target);
+  if (meta.name === 'User') {
+    const clash = await userNameClash(ctx, target, oldName);
+    if (clash !== undefined) throw duplicate(meta, target, undefined, clash);
+  }
 
   const touched = new Set<string>();
   const set = async (table: Meta, column: string, where: Record<string, string>): Promise<void> => {
@@ -91,7 +98,10 @@ export async function renameDocument(
   return target;
 }
 
-function duplicate(meta: Meta, name: string, cause?: unknown): DuplicateEntryError {
-  const message = `Another ${meta.name} with name ${name} exists, select another name`;
+function duplicate(meta: Meta, name: string, cause?: unknown, clash?: string): DuplicateEntryError {
+  const message =
+    clash === undefined
+      ? `Another ${meta.name} with name ${name} exists, select another name`
+      : `${name} would be confused with User ${clash} (same name in another case, or its email), select another name`;
   return new DuplicateEntryError(message, { doctype: meta.name, messages: [{ message, title: 'Duplicate Name' }], cause });
 }

@@ -18,8 +18,9 @@ import { checkFieldValues, checkLinks, checkMandatory, checkSetOnlyOnce } from '
 
 /*
  * Single DocTypes (`issingle`): one document, named after its DocType, whose values live in
- * tabSingles. DocumentService calls these for a Single's get, insert, update and delete, so nothing
- * above documents/ knows that a Single is stored differently. A field never stored shows its DocField default (or null); a save stores the
+ * `__Singles`. DocumentService calls these for a Single's get, insert, update and delete, so nothing
+ * above documents/ knows that a Single is stored differently. A field never stored shows its
+ * DocField default (or null); a save stores the
  * fields the client sent with a value, and any field whose value the save changed, so a field
  * left alone keeps following its default (System Settings relies on this: an empty setting falls
  * back to site_config.json). `owner`, `creation`, `modified` and `modified_by` are rows too.

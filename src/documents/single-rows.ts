@@ -4,12 +4,12 @@ import type { Queryable, SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 
 /** Where Single DocTypes keep their values, as the reference does: one text row per (doctype, field). */
-export const SINGLES_TABLE = 'tabSingles';
+export const SINGLES_TABLE = '__Singles';
 
 /** The stored rows of one Single: field name -> text (null for a value stored as NULL). */
 export type SingleRows = Map<string, string | null>;
 
-/** The DDL of tabSingles, created at install next to the other system tables. */
+/** The DDL of the Singles table, created at install next to the other system tables. */
 export function singlesTableStatement(dialect: Dialect): SqlStatement {
   const varchar = sql.raw(dialect.columnType({ kind: 'varchar', length: 140 }));
   return dialect.builder.schema
@@ -18,7 +18,7 @@ export function singlesTableStatement(dialect: Dialect): SqlStatement {
     .addColumn('doctype', varchar, (c) => c.notNull())
     .addColumn('field', varchar, (c) => c.notNull())
     .addColumn('value', sql.raw(dialect.columnType({ kind: 'text' })))
-    .addPrimaryKeyConstraint('pk_tabSingles', ['doctype', 'field'])
+    .addPrimaryKeyConstraint('__Singles_pkey', ['doctype', 'field'])
     .compile();
 }
 
@@ -65,7 +65,7 @@ export async function deleteSingleRows(q: Queryable, dialect: Dialect, doctype: 
   await q.run(dialect.builder.deleteFrom(SINGLES_TABLE).where('doctype', '=', doctype).compile());
 }
 
-/** A value in its stored form as tabSingles text: numbers and flags as digits, objects as JSON. */
+/** A value in its stored form as Singles-table text: numbers and flags as digits, objects as JSON. */
 export function toSingleText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value ? '1' : '0';

@@ -4,6 +4,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { DoesNotExistError } from '../errors/index.js';
+import { registerRealtime } from '../realtime/index.js';
 import type { Site } from '../site/site.js';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, registerBodyIdleTimeout } from './body-idle-timeout.js';
 import { applyCors, registerCors } from './cors.js';
@@ -12,6 +13,7 @@ import { clientErrorHandler, mapRequestError, shuttingDown } from './framework-e
 import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
 import { serializeRequest } from './log-redaction.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
+import { registerAdminUi } from './admin-ui.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
@@ -106,6 +108,10 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   registerResourceRoutes(app, site);
   registerMethodRoutes(app, site);
   registerFileRoutes(app, site);
+  // Socket.IO on this app's server and the event stream (docs/realtime.md).
+  registerRealtime(app, site);
+  // The admin web UI at /app and /login (docs/admin-ui.md); off with `admin_ui: false`.
+  registerAdminUi(app, site);
 
   app.setNotFoundHandler(async (req) => {
     throw new DoesNotExistError(`No route for ${req.method} ${req.url.split('?')[0].slice(0, 200)}`);

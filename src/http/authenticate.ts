@@ -18,7 +18,7 @@ export interface Authenticated {
  * The principal of an authenticated user with their User Permission rules, from the site's
  * short-lived cache or else from the database; undefined when the user is missing or disabled.
  */
-function resolvePrincipal(site: Site, user: string): Principal | undefined | Promise<Principal | undefined> {
+export function resolvePrincipal(site: Site, user: string): Principal | undefined | Promise<Principal | undefined> {
   // A hit is answered without a promise: this runs on every authenticated request.
   return (
     site.principals.get(user) ??
@@ -47,23 +47,39 @@ async function tokenUser(site: Site, credentials: string | undefined): Promise<s
   return user;
 }
 
+/** The credentials a request (or a realtime handshake) presents. */
+export interface Credentials {
+  /** The Authorization header's value. */
+  readonly authorization: string | undefined;
+  /** The `sid` cookie's value, asked for only when no header decides. */
+  sid(): string | undefined;
+}
+
 /**
  * Resolves the request's principal: an Authorization header (`token key:secret`, `Basic ...`)
  * first, stateless; else the `sid` cookie's session; else Guest. An unknown or ended `sid` makes
  * a Guest request, not an error. A header that authenticates nobody is a 401.
  */
 export async function authenticate(site: Site, req: FastifyRequest): Promise<Authenticated> {
-  const credentials = req.headers.authorization;
+  const cookies = req.headers.cookie;
+  return authenticateCredentials(site, {
+    authorization: req.headers.authorization,
+    sid: () => (cookies ? req.server.parseCookie(cookies).sid : undefined),
+  });
+}
+
+/** {@link authenticate} for credentials taken from anywhere (Socket.IO handshakes use it too). */
+export async function authenticateCredentials(site: Site, credentials: Credentials): Promise<Authenticated> {
+  const header = credentials.authorization;
   // A token verified within the TTL is known by the header's exact value: no parsing, no hashing.
-  const user = (credentials ? site.tokenCache.get(credentials) : undefined) ?? (await tokenUser(site, credentials));
+  const user = (header ? site.tokenCache.get(header) : undefined) ?? (await tokenUser(site, header));
   if (user !== undefined) {
     const principal = user === null ? undefined : await resolvePrincipal(site, user);
     if (!principal) throw new AuthenticationError('Invalid API key or secret');
     return { principal, sid: undefined };
   }
 
-  const cookies = req.headers.cookie;
-  const sid = cookies ? req.server.parseCookie(cookies).sid : undefined;
+  const sid = credentials.sid();
   if (sid && sid !== 'Guest') {
     // The session itself is looked up on every request, so a logout anywhere ends it at once.
     const session = await site.sessions.resolveIn(site.db, sid, { expirySeconds: (await siteSettings(site)).session_expiry });

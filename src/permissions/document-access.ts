@@ -22,12 +22,19 @@ export async function mayUseDocType(pc: PermissionContext, meta: Meta, right: Pe
  * True when the principal may use `right` on `doc` (docs/architecture.md "Permissions", `has_permission` with a
  * document): the Administrator always; otherwise the role permissions (if_owner compared with the
  * document's owner), then every `has_permission` hook and the User Permissions must agree; and when
- * any of those refuses, a share of this document that gives `right` still allows it.
+ * any of those refuses, a share of this document that gives `right` still allows it, unless
+ * `viaShares` is false (renaming: a share never renames, docs/security.md).
  */
-export async function mayUseDocument(pc: PermissionContext, meta: Meta, right: PermissionType, doc: Doc): Promise<boolean> {
+export async function mayUseDocument(
+  pc: PermissionContext,
+  meta: Meta,
+  right: PermissionType,
+  doc: Doc,
+  options: { readonly viaShares?: boolean } = {},
+): Promise<boolean> {
   if (pc.principal.isAdministrator) return true;
   if (await rolesAllow(pc, meta, right, doc)) return true;
-  return isSharedFor(pc, meta, right, doc);
+  return options.viaShares !== false && isSharedFor(pc, meta, right, doc);
 }
 
 async function rolesAllow(pc: PermissionContext, meta: Meta, right: PermissionType, doc: Doc): Promise<boolean> {

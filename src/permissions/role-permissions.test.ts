@@ -58,10 +58,11 @@ describe('role permissions', () => {
     test(title, () => assert.equal(roleGrant(who, meta(perms), right), expected));
   }
 
-  test('an if_owner grant allows only documents the user owns, case-insensitively', () => {
+  test('an if_owner grant allows only documents the user owns, compared exactly (another case is another user)', () => {
     const m = meta([{ role: 'Sales', write: 1, if_owner: 1 }]);
     const who = actor('U@x.com', 'Sales');
-    assert.equal(hasPermission(who, m, 'write', { owner: 'u@X.com' }), true);
+    assert.equal(hasPermission(who, m, 'write', { owner: 'U@x.com' }), true);
+    assert.equal(hasPermission(who, m, 'write', { owner: 'u@X.com' }), false);
     assert.equal(hasPermission(who, m, 'write', { owner: 'someone@x.com' }), false);
   });
 

@@ -45,7 +45,9 @@ export function hasPermission(
   if (grant === 'all') return true;
   if (grant === 'none') return false;
   if (doc === undefined) return true;
-  return typeof doc.owner === 'string' && doc.owner.toLowerCase() === actor.user.toLowerCase();
+  // Exact: user names are unique without regard to case (auth/user-names.ts), and a comparison
+  // that ignored case would hand one user's documents to another (docs/security.md).
+  return typeof doc.owner === 'string' && doc.owner === actor.user;
 }
 
 /** The permlevels whose fields the actor may read (`read`) or write (`write`). */

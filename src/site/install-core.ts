@@ -13,6 +13,7 @@ import { singlesTableStatement } from '../documents/single-rows.js';
 import { authTableStatements } from '../auth/auth-tables.js';
 import { jobTableStatements } from '../jobs/job-table.js';
 import { setUserPassword } from '../auth/passwords.js';
+import { moveInternalTables } from './move-internal-tables.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 
@@ -46,6 +47,7 @@ export async function installCore(
   await q.run(singlesTableStatement(dialect));
   for (const statement of authTableStatements(dialect)) await q.run(statement);
   for (const statement of jobTableStatements(dialect)) await q.run(statement);
+  await moveInternalTables(q, dialect);
   if (!options.force && (await metas.readState(q, FINGERPRINT_KEY)) === CORE_FINGERPRINT) {
     progress('built-in DocTypes are up to date');
     return;

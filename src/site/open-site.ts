@@ -25,6 +25,7 @@ import { createFieldTypeRegistry } from '../meta/field-types/index.js';
 import { MetaRegistry } from '../meta/meta-registry.js';
 import { registerBuiltinMethods } from '../rpc/builtin/index.js';
 import { MethodRegistry } from '../rpc/method-registry.js';
+import { createRealtime } from '../realtime/index.js';
 import { setAdministratorPassword, type Progress } from './install-core.js';
 import { migrateDatabase } from './migrate-site.js';
 import { openSiteDatabase } from './open-site-database.js';
@@ -74,8 +75,9 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     registerBuiltinMethods(methods);
     const jobs = new JobQueue(db);
     registerJobMethods(methods, jobs);
+    const realtime = createRealtime(config, hooks, metas, methods);
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
-    await registerApps(apps, { hooks, methods, documents, jobs });
+    await registerApps(apps, { hooks, methods, documents, jobs, realtime });
 
     const site = new Site(
       paths,
@@ -87,6 +89,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       methods,
       new SessionStore(db.dialect),
       new TokenCache(),
+      realtime,
       jobs,
     );
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.

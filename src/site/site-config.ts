@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { isValidTimeZone } from '../datetime/clock.js';
+import { DEFAULT_REALTIME_CONFIG, parseRealtimeConfig, type RealtimeConfig } from '../realtime/realtime-config.js';
 
 /** What a site knows before its database opens, and the defaults of every setting (site_config.json). */
 export interface SiteConfig {
@@ -28,6 +29,10 @@ export interface SiteConfig {
   readonly deny_multiple_sessions: boolean;
   /** Origins browsers may call from with credentials: `"*"` (any) or a list; null for none. */
   readonly allow_cors: '*' | readonly string[] | null;
+  /** When false, fw serves no admin web UI at /app and /login (docs/admin-ui.md). */
+  readonly admin_ui: boolean;
+  /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
+  readonly realtime: RealtimeConfig;
 }
 
 export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
@@ -45,6 +50,8 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   trust_proxy: false,
   deny_multiple_sessions: false,
   allow_cors: null,
+  admin_ui: true,
+  realtime: DEFAULT_REALTIME_CONFIG,
 };
 
 /** A problem in site_config.json, with what to do about it. */
@@ -90,6 +97,10 @@ export async function loadSiteConfig(file: string): Promise<SiteConfig> {
     trust_proxy: Boolean(expect(raw.trust_proxy, isBoolean, 'trust_proxy', 'true or false', DEFAULT_CONFIG.trust_proxy)),
     deny_multiple_sessions: Boolean(expect(raw.deny_multiple_sessions, isBoolean, 'deny_multiple_sessions', 'true or false', DEFAULT_CONFIG.deny_multiple_sessions)),
     allow_cors: expect(raw.allow_cors, isCors, 'allow_cors', '"*" or a list of origins like ["https://app.example.com"]', DEFAULT_CONFIG.allow_cors),
+    admin_ui: Boolean(expect(raw.admin_ui, isBoolean, 'admin_ui', 'true or false', DEFAULT_CONFIG.admin_ui)),
+    realtime: parseRealtimeConfig(raw, (problem) => {
+      throw new SiteConfigError(`site_config.json: ${problem}`);
+    }),
   };
   if (!config.db_url) throw new SiteConfigError(`${file}: "db_url" is missing`);
   if (!config.encryption_key) throw new SiteConfigError(`${file}: "encryption_key" is missing`);

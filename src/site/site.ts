@@ -9,6 +9,7 @@ import type { HookRegistry } from '../documents/hooks.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
+import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import type { Database, Queryable } from '../storage/database.js';
 import { statementReader } from '../storage/statement-reader.js';
 import { runInUnit, UnitOfWork, type UnitErrorReporter } from '../storage/unit-of-work.js';
@@ -69,6 +70,8 @@ export class Site {
     readonly methods: MethodRegistry,
     readonly sessions: SessionStore,
     readonly tokenCache: TokenCache,
+    /** Live events to Socket.IO and event-stream clients (docs/realtime.md). */
+    readonly realtime: RealtimePublisher,
     /** Background jobs in the site's database (docs/jobs.md). */
     readonly jobs: JobQueue = new JobQueue(db),
   ) {

@@ -5,6 +5,7 @@ import { ADMINISTRATOR_USER, makePrincipal } from '../auth/principal.js';
 import type { DocContext } from '../documents/doc-context.js';
 import { DoesNotExistError } from '../errors/index.js';
 import type { Site } from './site.js';
+import { findLoginUser } from '../auth/user-names.js';
 
 /** Operator tasks act as the Administrator, as `fw` on the server is trusted with the site. */
 const OPERATOR = makePrincipal({ user: ADMINISTRATOR_USER, roles: [] });
@@ -23,21 +24,14 @@ export function generatePassword(): string {
   return randomBytes(12).toString('base64url');
 }
 
-/** The name of the user called `nameOrEmail` (by name, or by email in any case). */
+/** The name of the user called `nameOrEmail` (by exact name, else by email in any case). */
 async function findUserName(ctx: DocContext, nameOrEmail: string): Promise<string> {
   const wanted = nameOrEmail.trim();
-  const rows = await ctx.q.all<{ name: string }>(
-    ctx.dialect.builder
-      .selectFrom('tabUser')
-      .select('name')
-      .where((eb) => eb.or([eb('name', '=', wanted), eb('email', '=', wanted.toLowerCase())]))
-      .limit(1)
-      .compile(),
-  );
-  if (rows.length === 0) {
+  const name = await findLoginUser(ctx, wanted);
+  if (name === undefined) {
     throw new DoesNotExistError(`No user "${wanted}" in this site; add one with \`fw user add ${wanted}\``, { doctype: 'User' });
   }
-  return rows[0].name;
+  return name;
 }
 
 /** Refuses role names the site does not have, naming the ones it does. */

@@ -60,6 +60,26 @@ export interface Database {
   restore(fromFile: string, onProgress?: BackupProgress): Promise<void>;
   /** Finishes the work in flight and closes every connection. */
   close(): Promise<void>;
+  /**
+   * A channel to every process connected to this database, where the engine offers one
+   * (PostgreSQL LISTEN/NOTIFY); absent on SQLite, whose processes share a machine and a primary.
+   */
+  broadcast?(): BroadcastChannel;
+}
+
+/** What a broadcast channel hands received messages to. */
+export interface BroadcastHandlers {
+  /** A message, with an id that is the same in every process; ids increase in commit order. */
+  message(id: string, payload: string): void;
+  /** Messages may have been missed (the listening connection was lost for too long). */
+  gap(reason: string): void;
+}
+
+/** Text messages to every process of a database, this one included; best effort, replayed after short outages. */
+export interface BroadcastChannel {
+  open(handlers: BroadcastHandlers): Promise<void>;
+  send(payload: string): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** The fraction (0..1) of a backup or restore done. */

@@ -1,6 +1,7 @@
 import { LoginThrottle, throttleKeys } from '../../auth/login-throttle.js';
 import { checkUserPassword } from '../../auth/passwords.js';
 import { loadPrincipal } from '../../auth/principal.js';
+import { findLoginUser } from '../../auth/user-names.js';
 import { AuthenticationError } from '../../errors/index.js';
 import { siteSettings, type Settings } from '../../site/site-settings.js';
 import type { HttpExchange, MethodCall, MethodRegistry } from '../method-registry.js';
@@ -17,16 +18,13 @@ function invalidLogin(http: HttpExchange, message = 'Invalid login credentials')
   return new AuthenticationError(message, { details: { responseMessage: message } });
 }
 
-/** The User row matching `usr` by name or email. */
+/** The one User row `usr` names (by exact name, else by email: findLoginUser). */
 async function findUser(call: MethodCall, usr: string): Promise<{ name: string; full_name: string | null; user_image: string | null } | undefined> {
   const { q, dialect } = call.ctx;
+  const name = await findLoginUser(call.ctx, usr);
+  if (name === undefined) return undefined;
   const rows = await q.all<{ name: string; full_name: string | null; user_image: string | null }>(
-    dialect.builder
-      .selectFrom('tabUser')
-      .select(['name', 'full_name', 'user_image'])
-      .where((eb) => eb.or([eb('name', '=', usr), eb('email', '=', usr.toLowerCase())]))
-      .limit(1)
-      .compile(),
+    dialect.builder.selectFrom('tabUser').select(['name', 'full_name', 'user_image']).where('name', '=', name).compile(),
   );
   return rows[0];
 }
@@ -81,9 +79,12 @@ async function login(call: MethodCall): Promise<string> {
   return principal.userType === 'System User' ? 'Logged In' : 'No App';
 }
 
-/** `logout`: ends the session and expires the cookies. */
+/** `logout`: ends the session, its live connections (after the commit) and expires the cookies. */
 async function logout(call: MethodCall): Promise<undefined> {
-  if (call.http.sid) await call.site.sessions.destroy(call.ctx.q, call.http.sid);
+  if (call.http.sid) {
+    await call.site.sessions.destroy(call.ctx.q, call.http.sid);
+    call.site.realtime.revokeSession(call.ctx, call.http.sid);
+  }
   expireSessionCookies(call.http);
   return undefined;
 }

@@ -2,6 +2,7 @@ import type { MethodRegistry } from '../method-registry.js';
 import { registerAuthMethods } from './auth-methods.js';
 import { registerClientMethods } from './client-methods.js';
 import { registerCommentMethods } from './comment-methods.js';
+import { registerDeskMethods } from './desk-methods.js';
 import { registerDeletedDocumentMethods } from './deleted-document-methods.js';
 import { registerDeskReportviewMethods } from './desk-reportview-methods.js';
 import { registerDeskSearchMethods } from './desk-search-methods.js';
@@ -28,4 +29,5 @@ export function registerBuiltinMethods(methods: MethodRegistry): void {
   registerDeskReportviewMethods(methods);
   registerFormLoadMethods(methods);
   registerRealtimeMethods(methods);
+  registerDeskMethods(methods);
 }

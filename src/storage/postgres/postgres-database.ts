@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceUnavailableError } from '../../errors/index.js';
-import type { Database, Queryable, Row, SqlStatement } from '../database.js';
+import type { BroadcastChannel, Database, Queryable, Row, SqlStatement } from '../database.js';
+import { PostgresBroadcast } from './postgres-broadcast.js';
 import { pgDump, pgRestore } from './pg-tools.js';
 import { PostgresConnection, type PgClient } from './postgres-connection.js';
 import { PostgresDialect } from './postgres-dialect.js';
@@ -167,6 +168,12 @@ export class PostgresDatabase implements Database {
     } finally {
       client.release(destroy || conn.unfitForReuse);
     }
+  }
+
+  /** LISTEN/NOTIFY on a dedicated connection, big payloads through a table (see PostgresBroadcast). */
+  broadcast(): BroadcastChannel {
+    // Its statements write (the message table, NOTIFY): they run as write transactions.
+    return new PostgresBroadcast(this.#connectionString, (work) => this.transaction(work));
   }
 
   /** pg_dump takes its own consistent snapshot; it reports no progress. */

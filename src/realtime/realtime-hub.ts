@@ -1,0 +1,174 @@
+import { EventRing } from './event-ring.js';
+import type { BusBatch, DeliveredMessage, ReadableBy, Revocation } from './realtime-message.js';
+import type { Subscriber } from './subscriber.js';
+
+/** Decides which of `users` may read a document; `cache` lives for one batch, so each user/document pair is judged once. */
+export interface ReadDecider {
+  allowedUsers(readable: ReadableBy, users: ReadonlySet<string>, cache: Map<string, unknown>): Promise<ReadonlySet<string>>;
+}
+
+/** The hub's limits (site config realtime_*). */
+export interface HubLimits {
+  readonly maxSubscriptions: number;
+  readonly maxBuffered: number;
+  readonly resumeEvents: number;
+}
+
+/** Where the hub reports what it dropped or could not do. */
+export interface HubLog {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * The rooms of this process's live clients and the delivery of every event the bus brings
+ * (docs/realtime.md). Batches are delivered strictly in bus order; within a batch, the permission
+ * checks of all events run together first. An event that names a document reaches only the
+ * subscribers whose user may read it. A client that lets more than `maxBuffered` messages pile up is
+ * dropped instead of buffered without bound.
+ */
+export class RealtimeHub {
+  readonly #rooms = new Map<string, Set<Subscriber>>();
+  readonly #byUser = new Map<string, Set<Subscriber>>();
+  /** How many rooms each client was given on connect; those do not count against the subscription limit. */
+  readonly #ownRooms = new WeakMap<Subscriber, number>();
+  readonly recent: EventRing;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly decider: ReadDecider,
+    private readonly limits: HubLimits,
+    private readonly log: HubLog,
+  ) {
+    this.recent = new EventRing(limits.resumeEvents);
+  }
+
+  /** Registers a client; it joins `rooms` (its own rooms: user, website, all). */
+  add(subscriber: Subscriber, rooms: readonly string[]): void {
+    let mine = this.#byUser.get(subscriber.user);
+    if (!mine) this.#byUser.set(subscriber.user, (mine = new Set()));
+    mine.add(subscriber);
+    for (const room of rooms) this.#enter(subscriber, room);
+    this.#ownRooms.set(subscriber, subscriber.rooms.size);
+  }
+
+  /** Forgets a client and its rooms. */
+  remove(subscriber: Subscriber): void {
+    for (const room of subscriber.rooms) this.#exit(subscriber, room);
+    const mine = this.#byUser.get(subscriber.user);
+    mine?.delete(subscriber);
+    if (mine?.size === 0) this.#byUser.delete(subscriber.user);
+  }
+
+  /** Live clients of `user` in this process. */
+  countFor(user: string): number {
+    return this.#byUser.get(user)?.size ?? 0;
+  }
+
+  /** Joins a room; false when the client already holds as many subscriptions as it may. */
+  join(subscriber: Subscriber, room: string): boolean {
+    if (subscriber.rooms.has(room)) return true;
+    if (subscriber.rooms.size - (this.#ownRooms.get(subscriber) ?? 0) >= this.limits.maxSubscriptions) return false;
+    this.#enter(subscriber, room);
+    return true;
+  }
+
+  leave(subscriber: Subscriber, room: string): void {
+    if (subscriber.rooms.has(room)) this.#exit(subscriber, room);
+  }
+
+  /** The clients in `room`. */
+  members(room: string): ReadonlySet<Subscriber> {
+    return this.#rooms.get(room) ?? new Set();
+  }
+
+  /** Every live client. */
+  *all(): Iterable<Subscriber> {
+    for (const subscribers of this.#byUser.values()) yield* subscribers;
+  }
+
+  #enter(subscriber: Subscriber, room: string): void {
+    subscriber.rooms.add(room);
+    let members = this.#rooms.get(room);
+    if (!members) this.#rooms.set(room, (members = new Set()));
+    members.add(subscriber);
+  }
+
+  #exit(subscriber: Subscriber, room: string): void {
+    subscriber.rooms.delete(room);
+    const members = this.#rooms.get(room);
+    members?.delete(subscriber);
+    if (members?.size === 0) this.#rooms.delete(room);
+  }
+
+  /** Takes a batch from the bus; batches are delivered one after another, in the order received. */
+  receive(batch: BusBatch): Promise<void> {
+    this.#queue = this.#queue.then(() => this.#deliverBatch(batch)).catch((err: unknown) => {
+      this.log.warn({ err, batch: batch.id }, 'realtime batch could not be delivered');
+    });
+    return this.#queue;
+  }
+
+  /** Runs `work` between two batches (a stream joining and catching up), so no batch is half-seen. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work);
+    this.#queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Tells every client that events may have been missed, so it fetches afresh. */
+  resync(reason: string): void {
+    const message: DeliveredMessage = { kind: 'event', id: `resync-${Date.now()}`, event: 'resync', message: { reason }, room: '*' };
+    this.#sendTo([...this.all()], message);
+  }
+
+  async #deliverBatch(batch: BusBatch): Promise<void> {
+    const cache = new Map<string, unknown>();
+    const messages: (DeliveredMessage | Revocation)[] = batch.items.map((item, i) =>
+      item.kind === 'event' ? { ...item, id: `${batch.id}.${i}` } : item,
+    );
+    const audiences = await Promise.all(
+      messages.map((m) => (m.kind === 'event' ? this.audience(m, [...this.members(m.room)], cache) : undefined)),
+    );
+    messages.forEach((m, i) => {
+      if (m.kind === 'revoke') return this.#revoke(m);
+      this.recent.push(m);
+      this.#sendTo(audiences[i] ?? [], m);
+    });
+  }
+
+  /** Those of `candidates` that may receive `message`: all, unless it names a document they may not read. */
+  async audience(message: DeliveredMessage, candidates: readonly Subscriber[], cache: Map<string, unknown>): Promise<Subscriber[]> {
+    if (candidates.length === 0 || !message.readableBy) return [...candidates];
+    const users = new Set(candidates.map((s) => s.user));
+    const allowed = await this.decider.allowedUsers(message.readableBy, users, cache);
+    return candidates.filter((s) => allowed.has(s.user));
+  }
+
+  #sendTo(subscribers: readonly Subscriber[], message: DeliveredMessage): void {
+    if (subscribers.length === 0) return;
+    const byTransport = new Map<Subscriber['transport'], Subscriber[]>();
+    for (const s of subscribers) {
+      if (s.backlog() > this.limits.maxBuffered) {
+        this.log.warn({ subscriber: s.id, user: s.user }, 'realtime client too slow: dropped');
+        s.close('too slow');
+        continue;
+      }
+      const list = byTransport.get(s.transport);
+      if (list) list.push(s);
+      else byTransport.set(s.transport, [s]);
+    }
+    for (const [transport, list] of byTransport) transport.send(list, message);
+  }
+
+  #revoke(r: Revocation): void {
+    const candidates = r.user !== undefined ? [...(this.#byUser.get(r.user) ?? [])] : [...this.all()];
+    for (const s of candidates) {
+      if (r.sid !== undefined && s.sid !== r.sid) continue;
+      if (r.exceptSid !== undefined && s.sid === r.exceptSid) continue;
+      s.close('session ended');
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { Site } from '../site/site.js';
+import { openBus } from './open-bus.js';
+import type { RealtimeBus } from './realtime-bus.js';
+import { RealtimeHub } from './realtime-hub.js';
+import { SiteReadDecider } from './read-decider.js';
+import { closeSocketServer, createSocketServer } from './socket-server.js';
+import { registerSseRoute } from './sse-route.js';
+
+/**
+ * Adds realtime to a site's HTTP app (docs/realtime.md): Socket.IO at `/socket.io` on the app's
+ * own server and the event stream at `/api/v2/realtime`. The bus to the other processes opens
+ * once the server listens (an app only injected into, as in tests, opens none) and closes with it,
+ * after every client has been disconnected.
+ */
+export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub {
+  const config = site.config.realtime;
+  const hub = new RealtimeHub(
+    new SiteReadDecider(site),
+    {
+      maxSubscriptions: config.realtime_max_subscriptions,
+      maxBuffered: config.realtime_max_buffered_messages,
+      resumeEvents: config.realtime_resume_events,
+    },
+    { warn: (obj, msg) => app.log.warn(obj, msg) },
+  );
+  registerSseRoute(app, site, hub);
+  const io = createSocketServer(site, hub, app.server);
+  let bus: RealtimeBus | undefined;
+
+  app.addHook('onListen', async () => {
+    if (bus) return;
+    bus = openBus(site, (err) => app.log.warn({ err }, 'realtime publish failed'));
+    // Attached before the bus is up (this hook starts as listen() resolves): what is published
+    // meanwhile waits in the bus rather than being dropped.
+    site.realtime.attach(bus);
+    await bus.start({ deliver: (batch) => void hub.receive(batch), resync: (reason) => hub.resync(reason) });
+  });
+  app.addHook('preClose', async () => {
+    site.realtime.attach(undefined);
+    for (const subscriber of [...hub.all()]) subscriber.close('server shutting down');
+    closeSocketServer(io);
+    await bus?.close();
+  });
+  return hub;
+}

@@ -1,0 +1,24 @@
+import type { DeliveredMessage } from './realtime-message.js';
+
+/**
+ * One live client of the hub: a Socket.IO socket or a Server-Sent Events stream. The hub keeps its
+ * rooms; the transport writes to it.
+ */
+export interface Subscriber {
+  readonly id: string;
+  readonly user: string;
+  /** The login session it came with (cookie authentication), so a logout can end it. */
+  readonly sid: string | undefined;
+  /** The rooms it is in, owned by the hub. */
+  readonly rooms: Set<string>;
+  readonly transport: SubscriberTransport;
+  /** Messages (or, for streams, a measure of bytes) waiting to be written to the client. */
+  backlog(): number;
+  /** Ends the connection; the transport then removes it from the hub. */
+  close(reason: string): void;
+}
+
+/** How messages reach subscribers of one kind, several at once where the kind allows. */
+export interface SubscriberTransport {
+  send(subscribers: readonly Subscriber[], message: DeliveredMessage): void;
+}

@@ -1,0 +1,112 @@
+import { definitionToDoc } from '../../meta/doctype-document.js';
+import type { DocTypeDef, PermissionType } from '../../meta/doctype.js';
+import type { Meta } from '../../meta/meta.js';
+import { DoesNotExistError, PermissionError } from '../../errors/index.js';
+import { mayUseDocType } from '../../permissions/document-access.js';
+import { isWithheld } from '../../permissions/field-level.js';
+import { permissionContext } from '../../permissions/permission-context.js';
+import { permittedLevels, roleGrant } from '../../permissions/role-permissions.js';
+import type { MethodCall, MethodRegistry } from '../method-registry.js';
+
+/*
+ * What the admin UI (docs/admin-ui.md) needs beyond documents: which DocTypes the caller may use
+ * and with which rights, and the metadata of one DocType with the fields the caller may not read
+ * left out. Both answer only from metadata and the caller's roles, so they show nothing the
+ * resource API would not let the caller reach.
+ */
+
+/** The rights the UI shows or hides buttons for. */
+const UI_RIGHTS = ['read', 'write', 'create', 'delete', 'submit', 'cancel', 'amend', 'report', 'export', 'import'] as const satisfies readonly PermissionType[];
+
+type Rights = Record<(typeof UI_RIGHTS)[number], boolean>;
+
+/** One DocType as the home page lists it. */
+interface BootDocType {
+  readonly name: string;
+  readonly module: string;
+  readonly issingle: 0 | 1;
+  readonly is_submittable: 0 | 1;
+  readonly custom: 0 | 1;
+  readonly rights: Rights;
+}
+
+/**
+ * The rights the caller's roles grant on a DocType (if_owner rows count: the server still checks
+ * each document). A DocType reached only through shares shows as readable.
+ */
+async function rightsOn(call: MethodCall, meta: Meta): Promise<Rights> {
+  const { principal } = call.ctx;
+  const rights = Object.fromEntries(UI_RIGHTS.map((r) => [r, roleGrant(principal, meta, r) !== 'none'])) as Rights;
+  if (!rights.read) rights.read = await mayUseDocType(permissionContext(call.ctx), meta, 'read');
+  return rights;
+}
+
+async function fullName(call: MethodCall): Promise<string> {
+  const { q, dialect, principal } = call.ctx;
+  const rows = await q.all<{ full_name: string | null }>(
+    dialect.builder.selectFrom('tabUser').select('full_name').where('name', '=', principal.user).limit(1).compile(),
+  );
+  return rows[0]?.full_name || principal.user;
+}
+
+/** `fw.desk.boot`: the caller, their roles, and every non-child DocType they may read with their rights on it. */
+async function boot(call: MethodCall): Promise<object> {
+  const { principal, metas } = call.ctx;
+  const doctypes: BootDocType[] = [];
+  for (const name of metas.names().sort()) {
+    const meta = metas.get(name);
+    if (meta.isChild) continue;
+    const rights = await rightsOn(call, meta);
+    if (!rights.read) continue;
+    const { module = 'Custom', issingle = 0, is_submittable = 0, custom = 0 } = meta.def;
+    doctypes.push({ name, module, issingle, is_submittable, custom, rights });
+  }
+  return {
+    user: principal.user,
+    full_name: await fullName(call),
+    roles: [...principal.roles].sort(),
+    is_system_manager: principal.isAdministrator || principal.roles.has('System Manager'),
+    doctypes,
+  };
+}
+
+/** A DocType's document without the fields above the permlevels in `levels`. */
+function visibleDoc(meta: Meta, levels: ReadonlySet<number>): Record<string, unknown> {
+  const def: DocTypeDef = { ...meta.def, fields: meta.def.fields.filter((f) => !isWithheld(f, levels)) };
+  return { ...definitionToDoc(def), doctype: 'DocType' };
+}
+
+/**
+ * `fw.desk.form.load.getdoctype`: the DocType and the child DocTypes of its tables, as the
+ * reference's method answers them (`docs` at the top level of the body), with fields at permlevels
+ * the caller may not read removed. Child tables follow their parent's levels.
+ */
+async function getDocType(call: MethodCall): Promise<undefined> {
+  const doctype = String(call.args.doctype);
+  const { metas, principal } = call.ctx;
+  if (!metas.has(doctype)) throw new DoesNotExistError(`DocType ${doctype} not found`, { doctype });
+  const meta = metas.get(doctype);
+  if (meta.isChild || !(await rightsOn(call, meta)).read) {
+    throw new PermissionError('Not permitted', { doctype, messages: [{ message: `No permission to read ${doctype}`, title: 'Not permitted' }] });
+  }
+  const levels = permittedLevels(principal, meta, 'read');
+  // The caller's rights ride on the DocType's own document, for the buttons the form shows.
+  const rights = { ...(await rightsOn(call, meta)), write_levels: [...permittedLevels(principal, meta, 'write')].sort() };
+  const docs: Record<string, unknown>[] = [{ ...visibleDoc(meta, levels), __rights: rights }];
+  for (const table of meta.tableFields) {
+    const child = table.def.options;
+    if (isWithheld(table.def, levels) || !child || !metas.has(child) || docs.some((d) => d.name === child)) continue;
+    docs.push(visibleDoc(metas.get(child), levels));
+  }
+  call.http.extraBody.docs = docs;
+  return undefined;
+}
+
+/** The admin UI's two metadata methods. */
+export function registerDeskMethods(methods: MethodRegistry): void {
+  methods.register('fw.desk.boot', boot, { methods: ['GET'] });
+  methods.register('fw.desk.form.load.getdoctype', getDocType, {
+    methods: ['GET'],
+    params: [{ name: 'doctype', type: 'string', required: true }],
+  });
+}

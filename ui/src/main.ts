@@ -1,0 +1,18 @@
+import { createApp } from 'vue';
+import App from './App.vue';
+import { loadBoot, session } from './lib/session';
+import { router } from './router';
+import './styles.css';
+
+// Every page but /login needs the boot; without a session the user goes to /login and comes back.
+router.beforeEach(async (to) => {
+  if (to.meta.guest || session.boot) return true;
+  try {
+    await loadBoot();
+    return true;
+  } catch {
+    return { path: '/login', query: { redirect: to.fullPath } };
+  }
+});
+
+createApp(App).use(router).mount('#app');

@@ -1,0 +1,15 @@
+import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
+
+const routes: RouteRecordRaw[] = [
+  { path: '/login', name: 'login', component: () => import('./views/LoginView.vue'), meta: { guest: true } },
+  { path: '/app', name: 'home', component: () => import('./views/HomeView.vue') },
+  { path: '/app/role-permission-manager', name: 'role-permissions', component: () => import('./views/RolePermissionsView.vue') },
+  { path: '/app/doctype/new', name: 'doctype-new', component: () => import('./views/DocTypeBuilder.vue') },
+  { path: '/app/doctype/:name(.*)', name: 'doctype-edit', component: () => import('./views/DocTypeBuilder.vue'), props: true },
+  { path: '/app/:doctype', name: 'list', component: () => import('./views/ListView.vue'), props: true },
+  { path: '/app/:doctype/new', name: 'new', component: () => import('./views/FormView.vue'), props: (r) => ({ doctype: r.params.doctype, name: undefined }) },
+  { path: '/app/:doctype/:name(.*)', name: 'form', component: () => import('./views/FormView.vue'), props: true },
+  { path: '/:rest(.*)', redirect: '/app' },
+];
+
+export const router = createRouter({ history: createWebHistory('/'), routes });
