@@ -147,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
     },
     notes: [...notes, ...standingNotes(options)],
     runs,
-    targets: checkTargets(runs, options.connections),
+    targets: checkTargets(runs),
     errors,
   };
   printSummary(report, log);
