@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { relayRealtimeBetweenWorkers } from '../realtime/cluster-relay.js';
 import type { ProcessLog } from './process-log.js';
 import { RestartBackoff } from './restart-backoff.js';
 
@@ -47,7 +48,10 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): Promise<numbe
   let stopTimer: NodeJS.Timeout | undefined;
 
   return new Promise<number>((resolve) => {
+    // Realtime events published in one worker reach the clients of every worker (docs/realtime.md).
+    const stopRelay = relayRealtimeBetweenWorkers();
     const finish = () => {
+      stopRelay();
       for (const s of STOP_SIGNALS) process.off(s, onSignal);
       cluster.off('listening', onListening);
       cluster.off('exit', onExit);

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.js';
 import { startSiteWorker } from '../jobs/site-job-units.js';
+import { listenOnSocketIoPort, type ExtraPort } from '../realtime/socketio-port.js';
 import { openSite } from '../site/open-site.js';
 
 /** Where and what `serveSite` serves. */
@@ -13,6 +14,8 @@ export interface ServeSiteOptions {
   readonly dbUrl?: string;
   /** Fastify (pino) log level. */
   readonly logLevel: string;
+  /** A second port for Socket.IO clients (overrides site config `socketio_port`; docs/realtime.md). */
+  readonly socketioPort?: number;
   /** Background jobs this process runs at once beside serving (default 2; 0: none, leave them to `fw worker`). */
   readonly jobConcurrency?: number;
 }
@@ -54,11 +57,18 @@ async function serveUntilStopped(options: ServeSiteOptions): Promise<number> {
   const stopped = stopSignal();
   const site = await openSite(options.dir, { dbUrl: options.dbUrl });
   let app: FastifyInstance | undefined;
+  let socketioPort: ExtraPort | undefined;
   try {
     app = await buildApp(site, { logger: { level: options.logLevel } });
     site.logger = app.log;
     await app.listen({ host: options.host, port: options.port });
+    const extraPort = options.socketioPort ?? site.config.realtime.socketio_port;
+    if (extraPort !== null) {
+      socketioPort = await listenOnSocketIoPort(app, options.host, extraPort);
+      app.log.info(`Socket.IO also listening on port ${socketioPort.port}`);
+    }
   } catch (err) {
+    await socketioPort?.close();
     await app?.close();
     await site.close();
     throw err;
@@ -66,6 +76,7 @@ async function serveUntilStopped(options: ServeSiteOptions): Promise<number> {
   const jobs = options.jobConcurrency === 0 ? undefined : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log });
   const signal = await stopped;
   app.log.info(`${signal}: finishing requests in flight`);
+  await socketioPort?.close();
   await app.close();
   await jobs?.stop();
   await site.close();

@@ -10,7 +10,8 @@ import { LocalBus, type RealtimeBus } from './realtime-bus.js';
  * `--workers` workers, else this process alone (docs/realtime.md, "Across processes").
  */
 export function openBus(site: Site, onError: (err: unknown) => void): RealtimeBus {
-  const channel = site.db.broadcast?.();
+  const listenUrl = site.config.realtime.realtime_listen_url ?? undefined;
+  const channel = site.db.broadcast?.(listenUrl ? { listenUrl } : {});
   if (channel) return new PostgresBus(channel, onError);
   if (cluster.isWorker) return new ClusterBus();
   return new LocalBus();

@@ -16,6 +16,11 @@ export interface RealtimeConfig {
   readonly realtime_heartbeat_seconds: number;
   /** Recent events kept for Server-Sent Events clients that resume with Last-Event-ID. */
   readonly realtime_resume_events: number;
+  /**
+   * PostgreSQL: where the LISTEN connection goes when `db_url` points at a transaction-mode pooler
+   * (pgbouncer), which cannot LISTEN; null: `db_url` itself.
+   */
+  readonly realtime_listen_url: string | null;
 }
 
 export const DEFAULT_REALTIME_CONFIG: RealtimeConfig = {
@@ -27,6 +32,7 @@ export const DEFAULT_REALTIME_CONFIG: RealtimeConfig = {
   realtime_max_buffered_messages: 1000,
   realtime_heartbeat_seconds: 25,
   realtime_resume_events: 2000,
+  realtime_listen_url: null,
 };
 
 const SITE_NAME = /^[A-Za-z0-9._-]{1,253}$/;
@@ -51,6 +57,10 @@ export function parseRealtimeConfig(raw: Record<string, unknown>, fail: (msg: st
   if (port !== undefined && port !== null && (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535)) {
     fail('"socketio_port" must be a port number (0: any free port) or null');
   }
+  const listenUrl = raw.realtime_listen_url;
+  if (listenUrl !== undefined && listenUrl !== null && (typeof listenUrl !== 'string' || !/^postgres(ql)?:\/\//i.test(listenUrl))) {
+    fail('"realtime_listen_url" must be a postgres:// URL or null');
+  }
   return {
     site_name: typeof siteName === 'string' ? siteName : null,
     socketio_port: typeof port === 'number' ? port : null,
@@ -60,5 +70,6 @@ export function parseRealtimeConfig(raw: Record<string, unknown>, fail: (msg: st
     realtime_max_buffered_messages: positiveInt(raw, 'realtime_max_buffered_messages', fail),
     realtime_heartbeat_seconds: positiveInt(raw, 'realtime_heartbeat_seconds', fail),
     realtime_resume_events: positiveInt(raw, 'realtime_resume_events', fail),
+    realtime_listen_url: typeof listenUrl === 'string' ? listenUrl : null,
   };
 }

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import type { Site } from '../site/site.js';
 import { openBus } from './open-bus.js';
@@ -6,6 +7,7 @@ import { RealtimeHub } from './realtime-hub.js';
 import { SiteReadDecider } from './read-decider.js';
 import { closeSocketServer, createSocketServer } from './socket-server.js';
 import { registerSseRoute } from './sse-route.js';
+import { routeSessionsToTheirWorker } from './worker-affinity.js';
 
 /**
  * Adds realtime to a site's HTTP app (docs/realtime.md): Socket.IO at `/socket.io` on the app's
@@ -27,6 +29,14 @@ export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub 
   registerSseRoute(app, site, hub);
   const io = createSocketServer(site, hub, app.server);
   let bus: RealtimeBus | undefined;
+  let stopRouting: (() => Promise<void>) | undefined;
+
+  // Before the port opens, so every session id a worker issues names it.
+  if (cluster.isWorker) {
+    app.addHook('onReady', async () => {
+      stopRouting ??= await routeSessionsToTheirWorker(app.server, io);
+    });
+  }
 
   app.addHook('onListen', async () => {
     if (bus) return;
@@ -41,6 +51,7 @@ export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub 
     for (const subscriber of [...hub.all()]) subscriber.close('server shutting down');
     closeSocketServer(io);
     await bus?.close();
+    await stopRouting?.();
   });
   return hub;
 }

@@ -63,8 +63,10 @@ export interface Database {
   /**
    * A channel to every process connected to this database, where the engine offers one
    * (PostgreSQL LISTEN/NOTIFY); absent on SQLite, whose processes share a machine and a primary.
+   * `listenUrl` is where the listening connection goes when the pool's URL cannot LISTEN (a
+   * transaction-mode pooler).
    */
-  broadcast?(): BroadcastChannel;
+  broadcast?(options?: { listenUrl?: string }): BroadcastChannel;
 }
 
 /** What a broadcast channel hands received messages to. */

@@ -9,8 +9,8 @@ import { parseWorkerCount } from '../worker-count.js';
 import { parseJobConcurrency } from './worker.js';
 
 /**
- * `fw serve [--site <dir>] [--host <h>] [--port <n>] [--db <url>] [--workers <n|auto>]`: serves the
- * site, creating it first when the folder holds none. With more than one worker this process
+ * `fw serve [--site <dir>] [--host <h>] [--port <n>] [--db <url>] [--workers <n|auto>]
+ * [--socketio-port <n>]`: serves the site, creating it first when the folder holds none. With more than one worker this process
  * becomes the cluster primary and each worker runs this command again to serve. SIGTERM or SIGINT
  * stops accepting, lets requests in flight finish and closes the database.
  */
@@ -22,6 +22,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     db: { type: 'string' },
     workers: { type: 'string' },
     jobs: { type: 'string' },
+    'socketio-port': { type: 'string' },
   });
   const dir = values.site ?? process.env.FW_SITE ?? './sites/default';
   const host = values.host ?? process.env.FW_HOST ?? '127.0.0.1';
@@ -32,7 +33,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const dbUrl = values.db ?? process.env.FW_DB_URL;
   const logLevel = process.env.FW_LOG_LEVEL ?? 'info';
   const jobConcurrency = parseJobConcurrency(values.jobs ?? process.env.FW_JOBS);
-  const serve = { dir, host, port, dbUrl, logLevel, jobConcurrency };
+  const socketioText = values['socketio-port'] ?? process.env.FW_SOCKETIO_PORT;
+  const socketioPort = socketioText === undefined ? undefined : Number(socketioText);
+  if (socketioPort !== undefined && (!Number.isInteger(socketioPort) || socketioPort < 0 || socketioPort > 65535)) {
+    throw new UsageError(`--socketio-port must be a port number, got "${socketioText}"`);
+  }
+  const serve = { dir, host, port, dbUrl, logLevel, jobConcurrency, socketioPort };
 
   // The primary prepared the site before forking; a worker only serves it.
   if (cluster.isWorker) return serveSite(serve);

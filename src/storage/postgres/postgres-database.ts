@@ -171,9 +171,9 @@ export class PostgresDatabase implements Database {
   }
 
   /** LISTEN/NOTIFY on a dedicated connection, big payloads through a table (see PostgresBroadcast). */
-  broadcast(): BroadcastChannel {
+  broadcast(options: { listenUrl?: string } = {}): BroadcastChannel {
     // Its statements write (the message table, NOTIFY): they run as write transactions.
-    return new PostgresBroadcast(this.#connectionString, (work) => this.transaction(work));
+    return new PostgresBroadcast(options.listenUrl ?? this.#connectionString, (work) => this.transaction(work));
   }
 
   /** pg_dump takes its own consistent snapshot; it reports no progress. */
