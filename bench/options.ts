@@ -37,7 +37,9 @@ export const USAGE = `npm run bench -- [options]
   --no-docs                  leave docs/benchmarks.md alone
   --fw auto|dist|src         run fw from dist/ (rebuilt when stale) or from src/ through tsx (auto)
   --fw-log-level <level>     FW_LOG_LEVEL of the fw server (warn)
-  --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})`;
+  --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})
+  --realtime [--sockets 1000] [--rate 100] [--seconds 20] [--documents 100]
+                             instead: the realtime scenario (commit-to-receipt delay, lost events, memory per socket)`;
 
 function positiveList(text: string, flag: string): number[] {
   const values = text.split(',').map((s) => Number(s.trim()));
