@@ -2,7 +2,7 @@
 // N Socket.IO clients subscribe to ToDo while documents are updated at a fixed rate; reports the
 // delay from the update's commit to each client's receipt, events lost, and memory per idle socket.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -86,6 +86,10 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
   const entry = resolveFwEntry('auto', log);
   const tmp = await mkdtemp(join(tmpdir(), 'fw-bench-rt-'));
   const site = createFwSite(entry, join(tmp, 'site'), undefined);
+  // Every client is the bench user: lift the per-user socket limit (50 by default) above their number.
+  const configFile = join(site.dir, 'site_config.json');
+  const config = JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>;
+  writeFileSync(configFile, JSON.stringify({ ...config, realtime_max_sockets_per_user: options.sockets + 10 }, null, 2));
   const started = await startFw(entry, site, { cores: undefined, workers: 1, logLevel: 'warn' });
   if ('unsupported' in started) throw new Error(started.unsupported);
   const server = started.server;
