@@ -1,5 +1,6 @@
 import { createApp } from 'vue';
 import App from './App.vue';
+import { startRealtime } from './lib/realtime-socket';
 import { loadBoot, session } from './lib/session';
 import { router } from './router';
 import './styles.css';
@@ -8,7 +9,8 @@ import './styles.css';
 router.beforeEach(async (to) => {
   if (to.meta.guest || session.boot) return true;
   try {
-    await loadBoot();
+    const boot = await loadBoot();
+    void startRealtime(boot.site_name ?? null).catch(() => undefined);
     return true;
   } catch {
     return { path: '/login', query: { redirect: to.fullPath } };

@@ -66,6 +66,8 @@ async function boot(call: MethodCall): Promise<object> {
     full_name: await fullName(call),
     roles: [...principal.roles].sort(),
     is_system_manager: principal.isAdministrator || principal.roles.has('System Manager'),
+    // The Socket.IO namespace is the site name when one is configured (docs/realtime.md).
+    site_name: call.site.config.realtime.site_name,
     doctypes,
   };
 }

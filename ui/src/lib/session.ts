@@ -31,6 +31,8 @@ export interface Boot {
   full_name: string;
   roles: string[];
   is_system_manager: boolean;
+  /** The realtime namespace when site_config.json names the site; else the host name is used. */
+  site_name?: string | null;
   doctypes: BootDocType[];
 }
 
@@ -52,7 +54,9 @@ export function slug(doctype: string): string {
 export function doctypeFromSlug(value: string): string {
   const decoded = decodeURIComponent(value);
   const known = session.boot?.doctypes.find((d) => slug(d.name) === decoded.toLowerCase() || d.name === decoded);
-  return known ? known.name : decoded;
+  if (known) return known.name;
+  // Not among the caller's DocTypes: `sales-order` is taken for `Sales Order`, and the server says whether it may be opened.
+  return /^[a-z0-9-]+$/.test(decoded) ? decoded.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ') : decoded;
 }
 
 export function bootDocType(doctype: string): BootDocType | undefined {
