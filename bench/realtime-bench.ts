@@ -131,6 +131,7 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
     const start = performance.now();
     let sent = 0;
     let failed = 0;
+    let firstFailure = '';
     const inFlight: Promise<void>[] = [];
     for (let i = 0; i < total; i++) {
       const due = start + i * interval;
@@ -143,8 +144,9 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
           () => {
             sent += 1;
           },
-          () => {
+          (err: unknown) => {
             failed += 1;
+            firstFailure ||= err instanceof Error ? `${err.message} ${String((err.cause as Error | undefined)?.message ?? '')}` : String(err);
           },
         ),
       );
@@ -156,6 +158,7 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
     const expected = sent * sockets.length;
     const lost = expected - received;
     const positive = latencies.map((l) => Math.max(0, l));
+    if (failed > 0) log(`first failed update: ${firstFailure}`);
     log(`updates: ${sent} committed (${failed} failed) at ${achievedRate.toFixed(1)}/s over ${options.seconds} s, ${sockets.length} subscribed sockets`);
     log(`update sent -> receipt (bounds commit -> receipt): p50 ${percentile(positive, 50).toFixed(1)} ms, p99 ${percentile(positive, 99).toFixed(1)} ms, max ${percentile(positive, 100).toFixed(1)} ms`);
     log(`events: expected ${expected}, received ${received}, lost ${lost}`);
