@@ -15,6 +15,7 @@ import { renderMarkdown, updateBenchmarksDoc } from './report-markdown.js';
 import type { BenchReport, RunResult } from './report-types.js';
 import { benchDialect, type BenchContext } from './run-dialect.js';
 import { checkTargets } from './targets.js';
+import { runJobsBench } from './jobs-bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(line);
@@ -80,6 +81,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
+  if (options.only === 'jobs') {
+    log(`${command}\njobs and webhooks:`);
+    await runJobsBench(options, log);
+    return 0;
+  }
   const started = new Date();
   const cleanup = cleanupStack();
   const onSignal = (signal: string) => {
@@ -160,6 +166,10 @@ async function main(argv: string[]): Promise<number> {
   if (options.docs) {
     await updateBenchmarksDoc(join(ROOT, 'docs', 'benchmarks.md'), renderMarkdown(report));
     log('docs/benchmarks.md updated');
+  }
+  if (options.only !== 'http') {
+    log('\njobs and webhooks:');
+    await runJobsBench(options, log);
   }
   if (errors > 0) {
     console.error(`bench: ${errors} failed requests (socket errors, timeouts or non-2xx); the figures are not valid`);

@@ -163,12 +163,16 @@ export function createAppApi(name: string, services: AppServices): AppApi {
  * silently skip every hook after it, another app's validation included.
  */
 function chained(app: string, doctype: string, event: DocEvent, hook: DocHook): DocHook {
-  return async (args, next) => {
+  return async (args, next, firedFor) => {
     let called = false;
-    await hook(args, async () => {
-      called = true;
-      await next();
-    });
+    await hook(
+      args,
+      async () => {
+        called = true;
+        await next();
+      },
+      firedFor,
+    );
     if (!called) {
       throw new Error(`App "${app}": its ${event} hook on ${doctype} returned without calling next(); call \`await next()\` or throw`);
     }

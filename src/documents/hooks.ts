@@ -37,8 +37,11 @@ export interface HookArgs {
   readonly ctx: DocContext;
 }
 
-/** A hook: does its work and calls `next()` to let later hooks run (or throws to stop the write). */
-export type DocHook = (args: HookArgs, next: () => Promise<void>) => Promise<void>;
+/**
+ * A hook: does its work and calls `next()` to let later hooks run (or throws to stop the write).
+ * `doctype` names the DocType the event is about, for hooks registered on `*`.
+ */
+export type DocHook = (args: HookArgs, next: () => Promise<void>, doctype: string) => Promise<void>;
 
 /** The events that can also be heard after the commit: those that follow a stored change. */
 export const COMMITTED_EVENTS = [
@@ -110,7 +113,7 @@ export class HookRegistry {
     if (chain.length > 0) {
       const step = async (i: number): Promise<void> => {
         const hook = chain[i];
-        if (hook) await hook(args, () => step(i + 1));
+        if (hook) await hook(args, () => step(i + 1), doctype);
       };
       await step(0);
     }

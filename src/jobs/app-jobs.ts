@@ -9,6 +9,11 @@ export interface AppJobs {
    * then exists only if that unit commits.
    */
   enqueue(handler: string, args?: unknown, options?: EnqueueOptions): Promise<string>;
+  /**
+   * Registers `handler` under `name` and runs it on a schedule (the reference's scheduler_events):
+   * `all`, `hourly`, `daily`, `weekly`, `monthly` or a cron expression such as `"0 9 * * 1-5"`.
+   */
+  schedule(when: string, name: string, handler: JobHandler, defaults?: HandlerDefaults): AppJobs;
 }
 
 /** The app's view of the site's job queue, fenced to its namespace for registration. */
@@ -24,6 +29,15 @@ export function createAppJobs(app: string, queue: JobQueue | undefined, fail: (p
         queue!.register(name, handler, defaults);
       } catch (err) {
         fail(`${what}: ${(err as Error).message}`);
+      }
+      return jobs;
+    },
+    schedule(when, name, handler, defaults = {}) {
+      jobs.register(name, handler, defaults);
+      try {
+        queue!.schedule(when, name);
+      } catch (err) {
+        fail(`jobs.schedule(${JSON.stringify(when)}, ${JSON.stringify(name)}): ${(err as Error).message}`);
       }
       return jobs;
     },

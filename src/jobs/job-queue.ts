@@ -3,6 +3,7 @@ import type { DocContext } from '../documents/doc-context.js';
 import type { Database, Queryable } from '../storage/database.js';
 import { systemClock, type JobClock } from './job-clock.js';
 import { insertJob } from './job-store.js';
+import { Schedule } from './schedule.js';
 
 /** What a running job receives besides its arguments. */
 export interface JobRun {
@@ -75,6 +76,13 @@ interface Registered {
   readonly defaults: HandlerDefaults;
 }
 
+/** A handler run on a schedule (the reference's `scheduler_events`). */
+export interface ScheduledEntry {
+  readonly handler: string;
+  /** `all`, `hourly`, `daily`, `weekly`, `monthly` or a cron expression. */
+  readonly when: string;
+}
+
 /**
  * The site's job handlers and the way jobs are enqueued. Jobs live in the site's own database
  * (`__fw_job`); handlers are named, since a stored job must find its code again in whichever
@@ -83,6 +91,7 @@ interface Registered {
 export class JobQueue {
   readonly #handlers = new Map<string, Registered>();
   readonly #wakeListeners = new Set<() => void>();
+  readonly #schedules: ScheduledEntry[] = [];
 
   constructor(
     readonly db: Database,
@@ -96,6 +105,24 @@ export class JobQueue {
     if (this.#handlers.has(name)) throw new Error(`Job handler ${name} is already registered`);
     checkDefaults(defaults, name);
     this.#handlers.set(name, { fn, defaults });
+  }
+
+  /**
+   * Runs the handler registered under `handler` on a schedule: `all` (every four minutes),
+   * `hourly`, `daily`, `weekly`, `monthly`, or a cron expression, in the site's time zone. Each due
+   * slot runs once across every process (see Scheduler).
+   */
+  schedule(when: string, handler: string): void {
+    if (!this.#handlers.has(handler)) throw new Error(`Schedule ${JSON.stringify(when)}: no job handler is registered as ${JSON.stringify(handler)}`);
+    if (typeof when !== 'string' || when.trim() === '') throw new Error(`Job ${handler}: the schedule must be a frequency or a cron expression`);
+    new Schedule(when, 'UTC'); // throws with the reason when the expression is invalid
+    if (this.#schedules.some((s) => s.handler === handler)) throw new Error(`Job ${handler} is already scheduled`);
+    this.#schedules.push({ handler, when });
+  }
+
+  /** The scheduled handlers. */
+  schedules(): readonly ScheduledEntry[] {
+    return this.#schedules;
   }
 
   /** The handler registered under `name`. */

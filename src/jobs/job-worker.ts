@@ -1,5 +1,6 @@
 import type { DocContext } from '../documents/doc-context.js';
 import { retryDelay } from './backoff.js';
+import type { JobClock } from './job-clock.js';
 import type { JobQueue, JobRun } from './job-queue.js';
 import { claimJobs, completeJob, failJob, hasDueJobs, rescheduleJob } from './job-store.js';
 import type { JobRow } from './job-table.js';
@@ -31,6 +32,8 @@ export interface JobWorkerOptions {
   readonly units?: JobUnits;
   /** Randomness of the retry jitter (tests pin it). */
   readonly random?: () => number;
+  /** The time this worker claims by (default: the queue's clock); tests run it ahead to reach retries. */
+  readonly clock?: JobClock;
 }
 
 const MAX_ERROR_LENGTH = 8_000;
@@ -50,6 +53,7 @@ export class JobWorker {
   readonly #log: JobLogger;
   readonly #units: JobUnits | undefined;
   readonly #random: () => number;
+  readonly #clock: JobClock;
   readonly #running = new Set<Promise<void>>();
   #loop: Promise<void> | undefined;
   #stopped = true;
@@ -66,6 +70,7 @@ export class JobWorker {
     this.#log = options.logger ?? silent;
     this.#units = options.units;
     this.#random = options.random ?? Math.random;
+    this.#clock = options.clock ?? queue.clock;
   }
 
   /** Starts the loop. */
@@ -140,7 +145,8 @@ export class JobWorker {
   }
 
   async #claim(limit: number): Promise<JobRow[]> {
-    const { db, clock } = this.#queue;
+    const { db } = this.#queue;
+    const clock = this.#clock;
     const now = clock.now();
     if (!(await db.read((q) => hasDueJobs(q, db.dialect, now, this.#queues)))) return [];
     return db.transaction((q) =>
@@ -150,7 +156,8 @@ export class JobWorker {
 
   /** Runs one claimed job and records the outcome; never throws. */
   async #execute(job: JobRow): Promise<void> {
-    const { db, clock } = this.#queue;
+    const { db } = this.#queue;
+    const clock = this.#clock;
     let outcome: { ok: true } | { ok: false; error: string };
     if (job.attempts > job.max_retries + 1) {
       // Claimed again after its lease ran out once too often: the processes running it died.

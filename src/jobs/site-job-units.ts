@@ -1,7 +1,7 @@
 import { loadPrincipal } from '../auth/principal.js';
 import type { Site } from '../site/site.js';
-import type { JobUnits, JobWorker, JobWorkerOptions } from './job-worker.js';
-import { JobWorker as Worker } from './job-worker.js';
+import { JobWorker, type JobUnits, type JobWorkerOptions } from './job-worker.js';
+import { registerScheduledRunJob, Scheduler } from './scheduler.js';
 
 /**
  * Units of work for jobs: a read or a transaction on the site acting as the job's user, resolved
@@ -19,9 +19,35 @@ export function siteJobUnits(site: Site): JobUnits {
   };
 }
 
-/** Starts a worker on the site's queue whose jobs can read and write documents. */
-export function startSiteWorker(site: Site, options: Omit<JobWorkerOptions, 'units'> = {}): JobWorker {
-  const worker = new Worker(site.jobs, { ...options, units: siteJobUnits(site) });
+/** The scheduler of a site (its run job is registered by {@link registerSiteScheduler}). */
+export function siteScheduler(site: Site, options: ConstructorParameters<typeof Scheduler>[1] = {}): Scheduler {
+  return new Scheduler({ db: site.db, metas: site.metas, jobs: site.jobs, timeZone: () => site.settingsCache.current.time_zone }, options);
+}
+
+/** Registers the job that runs scheduled handlers; called once when the site opens. */
+export function registerSiteScheduler(site: Site): void {
+  registerScheduledRunJob({ db: site.db, metas: site.metas, jobs: site.jobs, timeZone: () => site.settingsCache.current.time_zone });
+}
+
+/** A process's background work: the job worker and the scheduler. */
+export interface RunningJobs {
+  readonly worker: JobWorker;
+  readonly scheduler: Scheduler;
+  stop(): Promise<void>;
+}
+
+/** Starts a worker on the site's queue (jobs can read and write documents) and the scheduler. */
+export function startSiteWorker(site: Site, options: Omit<JobWorkerOptions, 'units'> & { schedulerTickMs?: number } = {}): RunningJobs {
+  const worker = new JobWorker(site.jobs, { ...options, units: siteJobUnits(site) });
+  const scheduler = siteScheduler(site, { tickMs: options.schedulerTickMs, logger: options.logger });
   worker.start();
-  return worker;
+  scheduler.start();
+  return {
+    worker,
+    scheduler,
+    async stop() {
+      await scheduler.stop();
+      await worker.stop();
+    },
+  };
 }

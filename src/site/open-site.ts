@@ -20,6 +20,8 @@ import { DocumentService } from '../documents/document-service.js';
 import { HookRegistry } from '../documents/hooks.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import { registerJobMethods } from '../jobs/job-methods.js';
+import { registerSiteScheduler } from '../jobs/site-job-units.js';
+import { registerWebhooks } from '../webhooks/register-webhooks.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
 import { MetaRegistry } from '../meta/meta-registry.js';
@@ -92,6 +94,8 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       realtime,
       jobs,
     );
+    registerWebhooks(site);
+    registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
     await siteSettings(site);
     return site;

@@ -29,6 +29,8 @@ export interface SiteConfig {
   readonly deny_multiple_sessions: boolean;
   /** Origins browsers may call from with credentials: `"*"` (any) or a list; null for none. */
   readonly allow_cors: '*' | readonly string[] | null;
+  /** When true, webhooks refuse loopback, private and link-local targets (docs/webhooks.md "Safety"). */
+  readonly webhook_deny_private_targets: boolean;
   /** When false, fw serves no admin web UI at /app and /login (docs/admin-ui.md). */
   readonly admin_ui: boolean;
   /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
@@ -50,6 +52,7 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   trust_proxy: false,
   deny_multiple_sessions: false,
   allow_cors: null,
+  webhook_deny_private_targets: false,
   admin_ui: true,
   realtime: DEFAULT_REALTIME_CONFIG,
 };
@@ -97,6 +100,9 @@ export async function loadSiteConfig(file: string): Promise<SiteConfig> {
     trust_proxy: Boolean(expect(raw.trust_proxy, isBoolean, 'trust_proxy', 'true or false', DEFAULT_CONFIG.trust_proxy)),
     deny_multiple_sessions: Boolean(expect(raw.deny_multiple_sessions, isBoolean, 'deny_multiple_sessions', 'true or false', DEFAULT_CONFIG.deny_multiple_sessions)),
     allow_cors: expect(raw.allow_cors, isCors, 'allow_cors', '"*" or a list of origins like ["https://app.example.com"]', DEFAULT_CONFIG.allow_cors),
+    webhook_deny_private_targets: Boolean(
+      expect(raw.webhook_deny_private_targets, isBoolean, 'webhook_deny_private_targets', 'true or false', DEFAULT_CONFIG.webhook_deny_private_targets),
+    ),
     admin_ui: Boolean(expect(raw.admin_ui, isBoolean, 'admin_ui', 'true or false', DEFAULT_CONFIG.admin_ui)),
     realtime: parseRealtimeConfig(raw, (problem) => {
       throw new SiteConfigError(`site_config.json: ${problem}`);

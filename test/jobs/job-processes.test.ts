@@ -18,6 +18,9 @@ export default {
     api.jobs.register('jobrec.record', async (args, run) => {
       await run.write((ctx) => api.documents.insert(ctx, 'ToDo', { description: args.tag + '@' + process.pid }));
     });
+    api.jobs.schedule('*/2 * * * * *', 'jobrec.every_two_seconds', async (_args, run) => {
+      await run.write((ctx) => api.documents.insert(ctx, 'ToDo', { description: 'tick@' + process.pid }));
+    });
   },
 };
 `;
@@ -41,8 +44,8 @@ describe('fw worker processes sharing one PostgreSQL database', { skip: postgres
     const config = join(dir, 'site_config.json');
     await writeFile(config, JSON.stringify({ ...JSON.parse(await readFile(config, 'utf8')), apps: [app] }), { mode: 0o600 });
     site = await openSite(dir);
-    workers = [0, 1].map(() => startFw(['worker', '--site', dir, '--concurrency', '3']));
-    await Promise.all(workers.map((w) => w.waitFor(/worker running jobs/, 60_000)));
+    workers = [0, 1].map(() => startFw(['worker', '--site', dir, '--concurrency', '3'], { FW_SCHEDULER_TICK_MS: '150' }));
+    await Promise.all(workers.map((w) => w.waitFor(/worker running jobs/, 180_000)));
   });
   after(async () => {
     await Promise.all(workers.map((w) => w.stop('SIGKILL')));
@@ -75,6 +78,22 @@ describe('fw worker processes sharing one PostgreSQL database', { skip: postgres
     for (const pid of pids) assert.ok(workers.some((w) => w.child.pid === pid), 'only the worker processes ran jobs');
     const left = await site.db.read((q) => q.all({ sql: 'select name from "__fw_job"', parameters: [] }));
     assert.deepEqual(left, []);
+  });
+
+  test('each slot of a schedule both processes watch runs once, recorded in the Scheduled Job Log', async () => {
+    const count = async (sql: string) => (await site.db.read((q) => q.all<{ n: number }>({ sql, parameters: [] })))[0].n;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && Number(await count(`select count(*) as n from "tabScheduled Job Log" where status = 'Complete'`)) < 4) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
     for (const w of workers) assert.equal(await w.stop('SIGTERM'), 0, w.output());
+    const slots = await site.db.read((q) =>
+      q.all<{ slot: string; n: number }>({ sql: `select slot, count(*) as n from "tabScheduled Job Log" group by slot`, parameters: [] }),
+    );
+    assert.ok(slots.length >= 4, `several slots ran: ${JSON.stringify(slots)}`);
+    assert.ok(slots.every((s) => Number(s.n) === 1), `no slot twice: ${JSON.stringify(slots)}`);
+    const ticks = Number(await count(`select count(*) as n from "tabToDo" where description like 'tick@%'`));
+    const complete = Number(await count(`select count(*) as n from "tabScheduled Job Log" where status = 'Complete'`));
+    assert.equal(ticks, complete, 'each completed slot ran its handler once');
   });
 });

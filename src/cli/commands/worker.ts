@@ -47,7 +47,14 @@ export async function workerCommand(argv: string[]): Promise<number> {
     for (const s of ['SIGTERM', 'SIGINT'] as const) process.once(s, () => resolve(s));
   });
   const site = await openSite(dir, { dbUrl: values.db ?? process.env.FW_DB_URL });
-  const worker = startSiteWorker(site, { concurrency, queues: values.queue, logger: jobLogger(log) });
+  // FW_SCHEDULER_TICK_MS: how often the scheduler looks for due slots (default 30 s; tests shorten it).
+  const tick = Number(process.env.FW_SCHEDULER_TICK_MS);
+  const worker = startSiteWorker(site, {
+    concurrency,
+    queues: values.queue,
+    logger: jobLogger(log),
+    schedulerTickMs: Number.isInteger(tick) && tick > 0 ? tick : undefined,
+  });
   log.info(`worker running jobs of ${values.queue?.join(', ') ?? 'every queue'} (concurrency ${concurrency})`);
   const signal = await stopped;
   log.info(`${signal}: finishing jobs in flight`);

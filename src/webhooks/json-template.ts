@@ -1,0 +1,88 @@
+import { Liquid, type FS } from 'liquidjs';
+
+/**
+ * Webhook JSON bodies (`webhook_json`) rendered with LiquidJS, whose `{{ doc.name }}`,
+ * `{% for %}` and `{% if %}` read like the reference's Jinja templates. Sandboxed: own properties
+ * only, no file system (include/render of files fails), bounded template size, render time and
+ * memory. Every output is escaped into JSON string content, so a value holding quotes or markup
+ * can never break the body (docs/webhooks.md "Bodies"); `| tojson` inserts a value as JSON.
+ */
+
+/** A template that does not parse, renders too long, or does not produce JSON. */
+export class TemplateError extends Error {}
+
+/** A value already in JSON form (from `tojson`), inserted as is. */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
+const noFiles = (): never => {
+  throw new Error('Templates cannot read files');
+};
+const refusingFs: FS = {
+  exists: async () => false,
+  existsSync: () => false,
+  readFile: async () => noFiles(),
+  readFileSync: noFiles,
+  resolve: (_dir, file) => file,
+};
+
+/** JSON string content of a value (no surrounding quotes): fits inside "..." and, for numbers, outside. */
+function escapeIntoJson(value: unknown): string {
+  if (value instanceof JsonText) return value.text;
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return JSON.stringify(text).slice(1, -1);
+}
+
+const engine = new Liquid({
+  ownPropertyOnly: true,
+  fs: refusingFs,
+  relativeReference: false,
+  dynamicPartials: false,
+  strictFilters: true,
+  parseLimit: 100_000,
+  renderLimit: 1_000,
+  memoryLimit: 10_000_000,
+  outputEscape: escapeIntoJson,
+});
+engine.registerFilter('tojson', (value: unknown) => new JsonText(JSON.stringify(value ?? null) ?? 'null'));
+
+const parsed = new Map<string, ReturnType<Liquid['parse']>>();
+const MAX_CACHED = 200;
+
+function parse(source: string): ReturnType<Liquid['parse']> {
+  let templates = parsed.get(source);
+  if (!templates) {
+    try {
+      templates = engine.parse(source);
+    } catch (err) {
+      throw new TemplateError(`The JSON template does not parse: ${(err as Error).message}`);
+    }
+    if (parsed.size >= MAX_CACHED) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(source, templates);
+  }
+  return templates;
+}
+
+/** Renders `source` with `doc` and parses the result; an empty result is `{}`. */
+export async function renderJsonTemplate(source: string, doc: Readonly<Record<string, unknown>>): Promise<unknown> {
+  const templates = parse(source);
+  let text: string;
+  try {
+    text = String(await engine.render(templates, { doc }));
+  } catch (err) {
+    throw new TemplateError(`The JSON template failed to render: ${(err as Error).message}`);
+  }
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new TemplateError(`The JSON template did not produce JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Checks a template when a Webhook is saved: it parses (rendering depends on documents). */
+export function checkJsonTemplate(source: string): void {
+  parse(source);
+}
