@@ -30,7 +30,7 @@ for (const dialect of testDialects()) {
       const { db } = t;
       const columns = async (table: string) => (await db.read((q) => db.dialect.listColumns(q, table))).map((c) => c.name);
       assert.deepEqual(await columns(AUTH_TABLE), ['doctype', 'name', 'fieldname', 'password', 'encrypted']);
-      assert.deepEqual(await columns(SESSIONS_TABLE), ['sid', 'user', 'created', 'last_updated', 'expires_at', 'ip', 'user_agent']);
+      assert.deepEqual(await columns(SESSIONS_TABLE), ['sid', 'user', 'created', 'last_updated', 'expires_at', 'ip', 'user_agent', 'csrf_token']);
       assert.deepEqual(await columns(LOGIN_ATTEMPT_TABLE), ['key', 'failures', 'window_start']);
       const indexes = await db.read((q) => db.dialect.listIndexes(q, SESSIONS_TABLE));
       assert.ok(indexes.includes(`${SESSIONS_TABLE}_user_index`));

@@ -50,6 +50,8 @@ export function authTableStatements(dialect: Dialect): SqlStatement[] {
       .addColumn('expires_at', epochMs, (c) => c.notNull())
       .addColumn('ip', type({ kind: 'varchar', length: NAME_LENGTH }))
       .addColumn('user_agent', type({ kind: 'text' }))
+      // Issued to a page on demand (docs/security.md, "CSRF"); null until then.
+      .addColumn('csrf_token', type({ kind: 'varchar', length: 64 }))
       .compile(),
     schema.createIndex(`${SESSIONS_TABLE}_user_index`).ifNotExists().on(SESSIONS_TABLE).column('user').compile(),
     schema
@@ -69,7 +71,17 @@ export function authTableStatements(dialect: Dialect): SqlStatement[] {
   ];
 }
 
-/** Runs {@link authTableStatements} on `q`. */
+/** Runs {@link authTableStatements} on `q`, then adds what older tables lack. */
 export async function createAuthTables(q: Queryable, dialect: Dialect): Promise<void> {
   for (const statement of authTableStatements(dialect)) await q.run(statement);
+  await addMissingAuthColumns(q, dialect);
+}
+
+/** Columns later versions added to the authentication tables; idempotent. */
+export async function addMissingAuthColumns(q: Queryable, dialect: Dialect): Promise<void> {
+  const columns = (await dialect.listColumns(q, SESSIONS_TABLE)).map((c) => c.name);
+  if (!columns.includes('csrf_token')) {
+    const varchar = sql.raw(dialect.columnType({ kind: 'varchar', length: 64 }));
+    await q.run(dialect.builder.schema.alterTable(SESSIONS_TABLE).addColumn('csrf_token', varchar).compile());
+  }
 }

@@ -42,7 +42,7 @@ for (const dialect of testDialects()) {
       const { sid, expiresAt } = await start('jane@example.com');
       assert.match(sid, /^[0-9a-f]{56}$/);
       assert.equal(expiresAt, now + DAY * 1000);
-      assert.deepEqual(await resolve(sid), { user: 'jane@example.com', sid });
+      assert.deepEqual(await resolve(sid), { user: 'jane@example.com', sid, csrfToken: null });
     });
 
     test('unknown and malformed sids resolve to nobody', async () => {
@@ -83,13 +83,13 @@ for (const dialect of testDialects()) {
 
       // Past the original expiry, alive thanks to the refresh.
       now += DAY * 1000 - 1;
-      assert.deepEqual(await resolve(sid), { user: 'jane@example.com', sid });
+      assert.deepEqual(await resolve(sid), { user: 'jane@example.com', sid, csrfToken: null });
     });
 
     test('resolveIn refreshes through its own transaction only when due', async () => {
       const { sid } = await start('jane@example.com');
       now += 60_000;
-      assert.deepEqual(await store.resolveIn(t.db, sid, expiry), { user: 'jane@example.com', sid });
+      assert.deepEqual(await store.resolveIn(t.db, sid, expiry), { user: 'jane@example.com', sid, csrfToken: null });
       assert.equal((await storedTimes(sid)).last_updated, now);
     });
 

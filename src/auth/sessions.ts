@@ -34,12 +34,22 @@ export interface ResolvedSession {
   readonly expiresAt: number;
   /** True when the sliding expiry should be written now (see {@link SessionStore.refresh}). */
   readonly refreshDue: boolean;
+  /** The session's CSRF token, once one was issued to a page (docs/security.md, "CSRF"). */
+  readonly csrfToken: string | null;
+}
+
+/** A resolved session as requests see it. */
+export interface LiveSession {
+  readonly user: string;
+  readonly sid: string;
+  readonly csrfToken: string | null;
 }
 
 interface SessionRow {
   user: string;
   last_updated: number | string;
   expires_at: number | string;
+  csrf_token: string | null;
 }
 
 const SID_PATTERN = /^[0-9a-f]{56}$/;
@@ -47,7 +57,7 @@ const SID_PATTERN = /^[0-9a-f]{56}$/;
 /** Read on every request that carries a session cookie, so built once. */
 const lookupStatement = perOwner((dialect: Dialect) =>
   statementShape(1, (sid: string) =>
-    dialect.builder.selectFrom(SESSIONS_TABLE).select(['user', 'last_updated', 'expires_at']).where('sid', '=', sid).compile(),
+    dialect.builder.selectFrom(SESSIONS_TABLE).select(['user', 'last_updated', 'expires_at', 'csrf_token']).where('sid', '=', sid).compile(),
   ),
 );
 
@@ -103,7 +113,8 @@ export class SessionStore {
     const expiresAt = Number(rows[0].expires_at);
     const now = this.#clock();
     if (now >= expiresAt || now >= lastUpdated + expiry.expirySeconds * 1000) return undefined;
-    return { sid, user: rows[0].user, expiresAt, refreshDue: now - lastUpdated >= this.#refreshIntervalMs };
+    const csrfToken = rows[0].csrf_token ?? null;
+    return { sid, user: rows[0].user, expiresAt, refreshDue: now - lastUpdated >= this.#refreshIntervalMs, csrfToken };
   }
 
   /**
@@ -126,22 +137,36 @@ export class SessionStore {
   }
 
   /** {@link lookup} then, when due, {@link refresh} on the same connection, which must accept writes. */
-  async resolve(q: Queryable, sid: string, expiry: SessionExpiry): Promise<{ user: string; sid: string } | undefined> {
+  async resolve(q: Queryable, sid: string, expiry: SessionExpiry): Promise<LiveSession | undefined> {
     const found = await this.lookup(q, sid, expiry);
     if (!found) return undefined;
     if (found.refreshDue) await this.refresh(q, sid, expiry);
-    return { user: found.user, sid };
+    return { user: found.user, sid, csrfToken: found.csrfToken };
   }
 
   /**
    * {@link resolve} for a whole database: the lookup runs as a read, and a write transaction is
    * opened only when a refresh is due, so most requests take no write lock.
    */
-  async resolveIn(db: Database, sid: string, expiry: SessionExpiry): Promise<{ user: string; sid: string } | undefined> {
+  async resolveIn(db: Database, sid: string, expiry: SessionExpiry): Promise<LiveSession | undefined> {
     const found = await db.read((q) => this.lookup(q, sid, expiry));
     if (!found) return undefined;
     if (found.refreshDue) await db.transaction((q) => this.refresh(q, sid, expiry));
-    return { user: found.user, sid };
+    return { user: found.user, sid, csrfToken: found.csrfToken };
+  }
+
+  /**
+   * The session's CSRF token, issued now when it has none (the reference issues it when a page is
+   * rendered). From then on every cookie write of the session must carry it in
+   * `X-Frappe-CSRF-Token` (http/csrf.ts). Undefined when the session does not exist.
+   */
+  async issueCsrfToken(q: Queryable, sid: string): Promise<string | undefined> {
+    const fresh = randomBytes(32).toString('hex');
+    const b = this.#dialect.builder;
+    // Only a session without a token gets this one: two pages loading at once agree on one token.
+    await q.run(b.updateTable(SESSIONS_TABLE).set({ csrf_token: fresh }).where('sid', '=', sid).where('csrf_token', 'is', null).compile());
+    const rows = await q.all<{ csrf_token: string | null }>(b.selectFrom(SESSIONS_TABLE).select('csrf_token').where('sid', '=', sid).compile());
+    return rows[0]?.csrf_token ?? undefined;
   }
 
   /** Ends one session (logout); unknown sids are ignored. */

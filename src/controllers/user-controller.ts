@@ -1,9 +1,10 @@
-import { MAX_PASSWORD_LENGTH, setUserPassword } from '../auth/passwords.js';
+import { checkUserPassword, MAX_PASSWORD_LENGTH, setUserPassword } from '../auth/passwords.js';
 import { BUILT_IN_USERS, GUEST_USER } from '../auth/principal.js';
 import { SessionStore } from '../auth/sessions.js';
 import type { Doc } from '../meta/doctype.js';
 import type { HookRegistry } from '../documents/hooks.js';
-import { DuplicateEntryError, ValidationError } from '../errors/index.js';
+import { AuthenticationError, DuplicateEntryError, MandatoryError, ValidationError } from '../errors/index.js';
+import type { DocContext } from '../documents/doc-context.js';
 import { userNameClash } from '../auth/user-names.js';
 
 /** A Password value of only asterisks is the mask coming back from a client, not a new password. */
@@ -13,6 +14,24 @@ const MASK = /^\*+$/;
 function newPassword(doc: Doc): string | undefined {
   const value = doc.new_password;
   return typeof value === 'string' && value !== '' && !MASK.test(value) ? value : undefined;
+}
+
+/**
+ * A user changing their own password from a login session must give the current one in
+ * `old_password`, as the reference's `update_password` asks: whoever borrows an open session (a
+ * page left open, a forged request) cannot lock its owner out (docs/security.md). A System
+ * Manager setting another user's password, an API key (it outlives the password anyway) and the
+ * operator's `fw` commands do not need it.
+ */
+async function checkOldPassword(doc: Doc, ctx: DocContext): Promise<void> {
+  if (ctx.sid === undefined || ctx.principal.user !== doc.name) return;
+  const old = typeof doc.old_password === 'string' ? doc.old_password : '';
+  if (old === '' || MASK.test(old)) {
+    throw new MandatoryError('Enter your current password in old_password to set a new one', { doctype: 'User' });
+  }
+  if (!(await checkUserPassword(ctx.q, ctx.dialect, String(doc.name), old))) {
+    throw new AuthenticationError('Incorrect current password (old_password)');
+  }
 }
 
 function normaliseEmail(doc: Doc): void {
@@ -68,6 +87,7 @@ export function registerUserController(hooks: HookRegistry): void {
     if (password !== undefined && doc.name === GUEST_USER) {
       throw new ValidationError('Guest stands for requests without a login and cannot have a password');
     }
+    if (password !== undefined && before !== undefined) await checkOldPassword(doc, ctx);
     if (BUILT_IN_USERS.has(String(doc.name)) && Number(doc.enabled) !== 1) {
       throw new ValidationError(`User ${String(doc.name)} is built in and cannot be disabled`);
     }
@@ -79,6 +99,7 @@ export function registerUserController(hooks: HookRegistry): void {
     const password = newPassword(doc);
     if (password !== undefined) await setUserPassword(ctx.q, ctx.dialect, name, password);
     doc.new_password = null;
+    doc.old_password = null;
     if (before !== undefined) {
       const sessions = new SessionStore(ctx.dialect);
       if (Number(before.enabled) === 1 && Number(doc.enabled) !== 1) {

@@ -14,6 +14,7 @@ import { assertBoundedArgs } from '../query/list-limits.js';
 import { parseListParams } from '../query/parse-list-params.js';
 import { shapeRowStream, shapeRows, type ShapedRow } from '../query/shape-rows.js';
 import type { DocContext } from './doc-context.js';
+import { linkJoinRestrictions } from './link-join-restrictions.js';
 
 /** Which API dialect the parameters follow (v1 `limit_start`/`limit_page_length`, v2 `start`/`limit`). */
 export type ListVersion = 'v1' | 'v2';
@@ -32,6 +33,8 @@ interface PermissionScope {
   readonly subject: string;
   /** For a child table: the parent's own row condition, applied to the parents of the rows. */
   readonly parentRestrict?: { readonly meta: Meta; readonly condition: Condition };
+  /** The row conditions of the DocTypes the request reaches through Link joins. */
+  readonly linkRestrictions?: ReadonlyMap<string, Condition>;
 }
 
 /** A list request made ready to run: its statement and how to page and shape its rows. */
@@ -74,7 +77,8 @@ function accessKey(principal: Principal): string {
  */
 function planKey(ctx: DocContext, args: unknown, scope: PermissionScope, today: string, version: string): string {
   const parent = scope.parentRestrict?.condition ?? null;
-  return JSON.stringify([args, version, scope.restrict ?? null, parent, scope.subject, accessKey(ctx.principal), ctx.settings.timeZone, today]);
+  const links = scope.linkRestrictions ? [...scope.linkRestrictions] : null;
+  return JSON.stringify([args, version, scope.restrict ?? null, parent, links, scope.subject, accessKey(ctx.principal), ctx.settings.timeZone, today]);
 }
 
 /**
@@ -83,7 +87,13 @@ function planKey(ctx: DocContext, args: unknown, scope: PermissionScope, today: 
  * permissions: when the parent's rows are restricted for the principal (if_owner, User
  * Permissions, permission hooks, shares), only rows of the parents they may read are listed.
  */
-async function permissionScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<PermissionScope> {
+async function permissionScope(ctx: DocContext, meta: Meta, raw: Record<string, unknown>, version: ListVersion): Promise<PermissionScope> {
+  const scope = await ownScope(ctx, meta, raw.parent);
+  const links = await linkJoinRestrictions(permissionContext(ctx), meta, raw, version);
+  return links.size === 0 ? scope : { ...scope, linkRestrictions: links };
+}
+
+async function ownScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<PermissionScope> {
   const pc = permissionContext(ctx);
   if (!meta.isChild) {
     return { restrict: await listRestriction(pc, meta), canRead: listFieldAccess(ctx.principal, meta, meta), subject: meta.name };
@@ -112,7 +122,7 @@ export async function planList(ctx: DocContext, doctype: string, raw: Record<str
   // Absurd arguments are refused before anything walks them or touches the database.
   assertBoundedArgs(raw);
   const meta = ctx.metas.get(doctype);
-  const scope = await permissionScope(ctx, meta, raw.parent);
+  const scope = await permissionScope(ctx, meta, raw, version);
   const today = currentDate(ctx.settings.timeZone);
   return listPlans.get(meta, planKey(ctx, raw, scope, today, version), () => {
     const parsed = parseListParams(raw, { version, doctype });
@@ -134,6 +144,7 @@ function compileContext(ctx: DocContext, meta: Meta, scope: PermissionScope, tod
     restrict: scope.restrict,
     canRead: scope.canRead,
     ...(scope.parentRestrict ? { parentRestrict: scope.parentRestrict } : {}),
+    ...(scope.linkRestrictions ? { linkRestrictions: scope.linkRestrictions } : {}),
   };
 }
 
@@ -181,9 +192,9 @@ export async function listDocuments(
 export async function countDocuments(ctx: DocContext, doctype: string, raw: Record<string, unknown>): Promise<number> {
   assertBoundedArgs(raw);
   const meta = ctx.metas.get(doctype);
-  const scope = await permissionScope(ctx, meta, raw.parent);
-  const today = currentDate(ctx.settings.timeZone);
   const args = { filters: raw.filters, or_filters: raw.or_filters };
+  const scope = await permissionScope(ctx, meta, { ...args, parent: raw.parent }, 'v1');
+  const today = currentDate(ctx.settings.timeZone);
   const statement = countStatements.get(meta, planKey(ctx, args, scope, today, 'count'), () =>
     compileCountQuery(parseListParams(args, { version: 'v1', doctype }), compileContext(ctx, meta, scope, today)),
   );

@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { DoesNotExistError } from '../errors/index.js';
 import { registerRealtime } from '../realtime/index.js';
+import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, registerBodyIdleTimeout } from './body-idle-timeout.js';
 import { applyCors, registerCors } from './cors.js';
@@ -12,6 +13,7 @@ import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
 import { clientErrorHandler, mapRequestError, shuttingDown } from './framework-errors.js';
 import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
 import { serializeRequest } from './log-redaction.js';
+import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
 import { registerFileRoutes } from './routes/file-routes.js';
@@ -63,8 +65,10 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     frameworkErrors: (err, req, reply) => void sendError(site, err, req, reply),
     // Errors of Node's HTTP parser (oversize headers: 431) are answered on the socket, as JSON too.
     clientErrorHandler: clientErrorHandler(developerMode),
-    // Behind a trusted proxy, req.ip is X-Forwarded-For's first hop (the login throttle keys on it).
-    trustProxy: site.config.trust_proxy,
+    // Behind trusted proxies, req.ip is the address the nearest untrusted hop was seen at: the one
+    // the outermost trusted proxy appended to X-Forwarded-For, never a hop the client wrote
+    // itself (the login throttle and session records key on it; docs/deployment.md).
+    trustProxy: trustProxyOption(site.config.trust_proxy),
   });
 
   let closing = false;
@@ -102,6 +106,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
 
   app.addHook('onSend', (_req, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    setSecurityHeaders(reply);
     done(null, payload);
   });
 
@@ -122,6 +127,18 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   return app;
 }
 
+/**
+ * site_config's `trust_proxy` as Fastify takes it. A number of hops becomes "trust the n nearest
+ * hops" (Fastify refuses bare hop counts, since they believe whoever connects directly: that is
+ * why docs/deployment.md asks for fw to be reachable only through the proxies then); addresses
+ * are handed over as they are.
+ */
+function trustProxyOption(trust: TrustProxy): FastifyServerOptions['trustProxy'] {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return [...trust];
+}
+
 /** The error body of a failed request (v1 or v2 by its path), with status and headers set on `reply`. */
 function errorBody(err: unknown, req: FastifyRequest, reply: FastifyReply, developerMode: boolean): object {
   const scope: ErrorScope = { requestId: req.id, developerMode, log: req.log };
@@ -139,6 +156,7 @@ function errorBody(err: unknown, req: FastifyRequest, reply: FastifyReply, devel
 async function sendError(site: Site, err: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const body = errorBody(err, req, reply, site.config.developer_mode);
   reply.header('Cache-Control', 'no-store');
+  setSecurityHeaders(reply);
   await applyCors(site, req, reply);
   reply.send(body);
 }

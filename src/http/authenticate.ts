@@ -11,6 +11,8 @@ import { parseAuthorizationHeader } from './authorization-header.js';
 export interface Authenticated {
   readonly principal: Principal;
   readonly sid: string | undefined;
+  /** The session's CSRF token when the request came with a session that was issued one. */
+  readonly csrfToken?: string | null;
 }
 
 /**
@@ -84,7 +86,7 @@ export async function authenticateCredentials(site: Site, credentials: Credentia
     const session = await site.sessions.resolveIn(site.db, sid, { expirySeconds: (await siteSettings(site)).session_expiry });
     if (session) {
       const principal = await resolvePrincipal(site, session.user);
-      if (principal) return { principal, sid: session.sid };
+      if (principal) return { principal, sid: session.sid, csrfToken: session.csrfToken };
     }
   }
   return { principal: GUEST, sid: undefined };

@@ -17,12 +17,24 @@ function normaliseOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase();
 }
 
-/** True when `origin` may call with credentials under `allowCors`. */
+/**
+ * True when a browser at `origin` may read answers under `allowCors`: any origin with `"*"`, a
+ * listed one otherwise. The opaque origin `null` (sandboxed frames, `file:` pages, some redirects)
+ * never is: any page can make itself one (docs/security.md, "CORS").
+ */
 export function originAllowed(allowCors: CorsSettings['allowCors'], origin: string | undefined): origin is string {
-  if (!origin || allowCors === null) return false;
-  if (allowCors === '*') return true;
+  if (!origin || allowCors === null || normaliseOrigin(origin) === 'null') return false;
+  return allowCors === '*' || originListed(allowCors, origin);
+}
+
+/**
+ * True when `allowCors` names `origin` itself: such an origin gets credentials and may write
+ * with the session cookie (http/csrf.ts); `"*"` names no origin.
+ */
+export function originListed(allowCors: CorsSettings['allowCors'], origin: string): boolean {
+  if (allowCors === null || allowCors === '*') return false;
   const wanted = normaliseOrigin(origin);
-  return allowCors.some((allowed) => normaliseOrigin(allowed) === wanted);
+  return wanted !== 'null' && allowCors.some((allowed) => normaliseOrigin(allowed) === wanted);
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {
@@ -37,15 +49,17 @@ function applyOrigin(reply: FastifyReply, allowCors: CorsSettings['allowCors'], 
   const allowed = originAllowed(allowCors, origin);
   if (allowed) {
     reply.header('Access-Control-Allow-Origin', origin);
-    reply.header('Access-Control-Allow-Credentials', 'true');
+    // Credentials only for origins listed by name: `"*"` lets any page read answers, so it must
+    // not be any page reading them with the visitor's session.
+    if (originListed(allowCors, origin)) reply.header('Access-Control-Allow-Credentials', 'true');
   }
   return allowed;
 }
 
 /**
- * CORS as the reference does it: an allowed Origin is echoed with credentials allowed (never a
- * bare `*`, which browsers refuse with credentials); a preflight also echoes the requested method
- * and headers. Every `OPTIONS` request answers an empty 200 here, CORS configured or not, before
+ * CORS as the reference does it, made safe: an allowed Origin is echoed (never a bare `*`), with
+ * credentials allowed only when `allow_cors` lists it by name, never under `"*"`, and never for
+ * the origin `null`; a preflight also echoes the requested method and headers. Every `OPTIONS` request answers an empty 200 here, CORS configured or not, before
  * any route, body parsing or authentication runs.
  *
  * `allow_cors` comes from the settings function (System Settings over site_config.json), checked

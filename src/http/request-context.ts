@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { HttpExchange, HttpVerb } from '../rpc/method-registry.js';
 import type { Site } from '../site/site.js';
 import { authenticate } from './authenticate.js';
+import { checkCsrf } from './csrf.js';
 
 /** The per-request facts handlers need, passed explicitly rather than read from globals. */
 export interface RequestContext {
@@ -14,7 +15,9 @@ export interface RequestContext {
 
 /** Authenticates the request and bundles what its handler needs. */
 export async function requestContext(site: Site, req: FastifyRequest): Promise<RequestContext> {
-  const { principal, sid } = await authenticate(site, req);
+  const { principal, sid, csrfToken } = await authenticate(site, req);
+  // Only the cookie is sent by browsers on their own; authenticate read System Settings just now.
+  if (sid !== undefined) checkCsrf(req, { csrfToken }, site.settingsCache.current.allow_cors);
   return { site, principal, requestId: req.id, sid };
 }
 

@@ -54,7 +54,7 @@ export function childSelections(items: readonly SelectItem[], ctx: ScopeContext)
     if (out.some((c) => c.key === item.table)) throw new DataError(`Child table ${item.table} is named twice in fields`);
     if (ctx.canRead && !ctx.canRead(ctx.meta, item.table)) continue;
     const childMeta: Meta = ctx.metaOf(options);
-    const scope = new QueryScope({ meta: childMeta, metaOf: ctx.metaOf, canRead: ctx.canRead });
+    const scope = new QueryScope({ meta: childMeta, metaOf: ctx.metaOf, canRead: ctx.canRead, linkRows: ctx.linkRows });
     const selections = selectList(item.fields, scope);
     if (selections.length === 0) continue;
     const used = new Set(selections.map((s) => s.column));

@@ -8,6 +8,7 @@ import { childSelections, type ChildSelection } from './child-rows.js';
 import { compileAll, compileAny, compileCondition, type ConditionEnv } from './compile-condition.js';
 import { MAX_STATEMENT_PARAMETERS } from './list-limits.js';
 import { refText, type Condition, type ListQuery } from './list-query.js';
+import { linkRowsCondition } from './link-rows.js';
 import { MAIN_ALIAS, QueryScope, type ScopeContext } from './query-scope.js';
 import type { ResolvedColumn } from './resolved-column.js';
 import { selectList, type Selection } from './select-list.js';
@@ -28,6 +29,8 @@ export interface CompileContext extends ScopeContext {
   readonly defaultDirection?: 'asc' | 'desc';
   /** Today as `YYYY-MM-DD`, for reproducible date ranges; defaults to today in `timeZone`. */
   readonly today?: string;
+  /** The row conditions of DocTypes reached through Link joins (link-rows.ts). */
+  readonly linkRestrictions?: ReadonlyMap<string, Condition>;
 }
 
 /** One output column: `key` in JSON, `column` in the driver's row, `convert` to its JSON form. */
@@ -174,9 +177,11 @@ function fromWithJoins(scope: QueryScope, ctx: CompileContext): Builder {
  */
 export function compileListQuery(query: ListQuery, ctx: CompileContext): CompiledList {
   assertDoctype(query, ctx);
-  const scope = new QueryScope(ctx);
+  const linkRows = linkRowsCondition(ctx);
+  const scoped = linkRows ? { ...ctx, linkRows } : ctx;
+  const scope = new QueryScope(scoped);
   const selections = selectList(query.fields, scope);
-  const children = childSelections(query.fields, ctx);
+  const children = childSelections(query.fields, scoped);
   if (selections.length === 0 && children.length === 0) throw new PermissionError(`No readable fields selected in ${ctx.meta.name}`);
   const where = whereClause(query, scope, ctx);
   const groupColumns = query.groupBy.map((ref) => scope.resolve(ref));
@@ -225,7 +230,8 @@ export function compileListQuery(query: ListQuery, ctx: CompileContext): Compile
  */
 export function compileCountQuery(query: ListQuery, ctx: CompileContext): SqlStatement {
   assertDoctype(query, ctx);
-  const scope = new QueryScope(ctx);
+  const linkRows = linkRowsCondition(ctx);
+  const scope = new QueryScope(linkRows ? { ...ctx, linkRows } : ctx);
   const where = whereClause(query, scope, ctx);
   const counted = scope.joins.some((j) => j.kind === 'child')
     ? sql`count(distinct ${scope.mainName.expr})`

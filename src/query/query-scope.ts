@@ -22,6 +22,11 @@ export interface ScopeContext {
   readonly metaOf: (doctype: string) => Meta;
   /** Whether the caller may read this field; when false, filtering or sorting on it is a 403. */
   readonly canRead?: (meta: Meta, fieldname: string) => boolean;
+  /**
+   * The extra ON condition of a Link join, limiting it to the linked rows the caller may read
+   * (link-rows.ts); undefined when every row of `target` is readable.
+   */
+  readonly linkRows?: (alias: string, target: Meta) => RawBuilder<boolean> | undefined;
 }
 
 interface Target {
@@ -124,11 +129,13 @@ export class QueryScope {
     const existing = this.#joins.get(key);
     if (existing) return { alias: existing.alias, meta: target };
     const alias = `link_${++this.#counters.link}`;
+    const on = sql<boolean>`${sql.id(alias, 'name')} = ${sql.id(MAIN_ALIAS, linkField)}`;
+    const readable = this.#ctx.linkRows?.(alias, target);
     this.#joins.set(key, {
       alias,
       table: target.tableName,
       kind: 'link',
-      on: sql<boolean>`${sql.id(alias, 'name')} = ${sql.id(MAIN_ALIAS, linkField)}`,
+      on: readable === undefined ? on : sql<boolean>`${on} and ${readable}`,
     });
     return { alias, meta: target };
   }

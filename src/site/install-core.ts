@@ -10,7 +10,7 @@ import { DocumentRepository } from '../documents/document-repository.js';
 import { stampChildRows } from '../documents/child-rows.js';
 import { seriesTableStatement } from '../documents/naming-series.js';
 import { singlesTableStatement } from '../documents/single-rows.js';
-import { authTableStatements } from '../auth/auth-tables.js';
+import { addMissingAuthColumns, authTableStatements } from '../auth/auth-tables.js';
 import { jobTableStatements } from '../jobs/job-table.js';
 import { scheduleTableStatements } from '../jobs/schedule-table.js';
 import { setUserPassword } from '../auth/passwords.js';
@@ -48,6 +48,7 @@ export async function installCore(
   await q.run(singlesTableStatement(dialect));
   for (const statement of authTableStatements(dialect)) await q.run(statement);
   for (const statement of [...jobTableStatements(dialect), ...scheduleTableStatements(dialect)]) await q.run(statement);
+  await addMissingAuthColumns(q, dialect);
   await moveInternalTables(q, dialect);
   if (!options.force && (await metas.readState(q, FINGERPRINT_KEY)) === CORE_FINGERPRINT) {
     progress('built-in DocTypes are up to date');

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { isValidTimeZone } from '../datetime/clock.js';
 import { DEFAULT_REALTIME_CONFIG, parseRealtimeConfig, type RealtimeConfig } from '../realtime/realtime-config.js';
 
@@ -23,8 +24,12 @@ export interface SiteConfig {
   /** PostgreSQL: seconds one statement may run before the server cancels it (503). */
   readonly db_statement_timeout: number;
   readonly apps: readonly string[];
-  /** True when a reverse proxy in front of fw sets X-Forwarded-For / -Proto and may be believed. */
-  readonly trust_proxy: boolean;
+  /**
+   * Which reverse proxies in front of fw may be believed about the client (X-Forwarded-For,
+   * -Proto, -Host): false for none, a number of hops (true is 1), or the proxies' addresses and
+   * CIDR ranges (docs/deployment.md, "Behind a reverse proxy").
+   */
+  readonly trust_proxy: TrustProxy;
   /** When true, a login ends the user's other sessions. */
   readonly deny_multiple_sessions: boolean;
   /** Origins browsers may call from with credentials: `"*"` (any) or a list; null for none. */
@@ -35,6 +40,37 @@ export interface SiteConfig {
   readonly admin_ui: boolean;
   /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
   readonly realtime: RealtimeConfig;
+}
+
+/** The `trust_proxy` forms: none, a number of proxy hops, or the proxies' addresses. */
+export type TrustProxy = false | number | readonly string[];
+
+/** proxy-addr's names for address ranges, which Fastify accepts beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** True for an IP address, a CIDR range (`10.0.0.0/8`) or a range name such as `loopback`. */
+function isProxyAddress(entry: unknown): boolean {
+  if (typeof entry !== 'string') return false;
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * Reads `trust_proxy`: `true` means one proxy (the nearest hop's address is the client's), never
+ * "believe every hop", which would let a client name its own address.
+ */
+function parseTrustProxy(value: unknown): TrustProxy {
+  if (value === undefined || value === false || value === 0) return false;
+  if (value === true || value === 1) return 1;
+  if (Number.isInteger(value) && (value as number) > 0 && (value as number) <= 32) return value as number;
+  if (Array.isArray(value) && value.length > 0 && value.every(isProxyAddress)) return value as string[];
+  throw new SiteConfigError(
+    'site_config.json: "trust_proxy" must be false, a number of proxy hops (1 to 32), or a list of the proxies\' addresses ' +
+      'or CIDR ranges like ["10.0.0.5", "10.1.0.0/16"]',
+  );
 }
 
 export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
@@ -97,7 +133,7 @@ export async function loadSiteConfig(file: string): Promise<SiteConfig> {
     db_connect_timeout: expect(raw.db_connect_timeout, positiveNumber, 'db_connect_timeout', 'a positive number of seconds', DEFAULT_CONFIG.db_connect_timeout),
     db_statement_timeout: expect(raw.db_statement_timeout, positiveNumber, 'db_statement_timeout', 'a positive number of seconds', DEFAULT_CONFIG.db_statement_timeout),
     apps: expect(raw.apps, (v) => Array.isArray(v) && v.every((a) => typeof a === 'string'), 'apps', 'a list of module paths', DEFAULT_CONFIG.apps),
-    trust_proxy: Boolean(expect(raw.trust_proxy, isBoolean, 'trust_proxy', 'true or false', DEFAULT_CONFIG.trust_proxy)),
+    trust_proxy: parseTrustProxy(raw.trust_proxy),
     deny_multiple_sessions: Boolean(expect(raw.deny_multiple_sessions, isBoolean, 'deny_multiple_sessions', 'true or false', DEFAULT_CONFIG.deny_multiple_sessions)),
     allow_cors: expect(raw.allow_cors, isCors, 'allow_cors', '"*" or a list of origins like ["https://app.example.com"]', DEFAULT_CONFIG.allow_cors),
     webhook_deny_private_targets: Boolean(

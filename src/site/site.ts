@@ -75,7 +75,7 @@ export class Site {
     readonly jobs: JobQueue = new JobQueue(db),
   ) {
     this.settingsCache = new SettingsCache(config);
-    clearPrincipalsOnChange(hooks, this.principals);
+    clearPrincipalsOnChange(hooks, this.principals, tokenCache);
   }
 
   /** The context of one unit of work. */

@@ -30,6 +30,8 @@ describe('originAllowed', () => {
     assert.equal(originAllowed('*', EVIL_ORIGIN), true);
     assert.equal(originAllowed(null, APP_ORIGIN), false);
     assert.equal(originAllowed('*', undefined), false);
+    assert.equal(originAllowed('*', 'null'), false);
+    assert.equal(originAllowed(['null'], 'null'), false);
   });
 });
 
@@ -112,10 +114,28 @@ for (const dialect of testDialects()) {
       assert.equal(res.headers['access-control-max-age'], undefined);
     });
 
-    test('"*" echoes whatever origin asks, never a literal *', async () => {
+    test('"*" echoes whatever origin asks, never a literal *, and never with credentials (issue 14)', async () => {
       const res = await anyOrigin.app.inject({ method: 'GET', url: '/api/method/ping', headers: { origin: EVIL_ORIGIN } });
       assert.equal(res.headers['access-control-allow-origin'], EVIL_ORIGIN);
-      assert.equal(res.headers['access-control-allow-credentials'], 'true');
+      assert.equal(res.headers['access-control-allow-credentials'], undefined);
+      const preflight = await anyOrigin.app.inject({
+        method: 'OPTIONS',
+        url: '/api/resource/ToDo',
+        headers: { origin: EVIL_ORIGIN, 'access-control-request-method': 'POST' },
+      });
+      assert.equal(preflight.headers['access-control-allow-origin'], EVIL_ORIGIN);
+      assert.equal(preflight.headers['access-control-allow-credentials'], undefined);
+    });
+
+    test('the opaque origin null is never allowed, not even by "*" (issue 14)', async () => {
+      for (const app of [anyOrigin.app, listed.app]) {
+        const res = await app.inject({ method: 'GET', url: '/api/method/ping', headers: { origin: 'null' } });
+        assert.equal(res.headers['access-control-allow-origin'], undefined);
+        assert.equal(res.headers['access-control-allow-credentials'], undefined);
+        const preflight = await app.inject({ method: 'OPTIONS', url: '/api/method/ping', headers: { origin: 'null', 'access-control-request-method': 'POST' } });
+        assert.equal(preflight.headers['access-control-allow-origin'], undefined);
+        assert.equal(preflight.headers['access-control-allow-methods'], undefined);
+      }
     });
 
     test('error answers carry the CORS headers too, so the browser lets the client read them', async () => {

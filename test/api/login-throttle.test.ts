@@ -131,18 +131,42 @@ for (const dialect of testDialects()) {
     });
     after(() => t.close());
 
-    test('behind a trusted proxy the first X-Forwarded-For hop is the client', async () => {
-      const view = await reopenWithConfig(t, { trust_proxy: true });
+    /**
+     * Ten failures from `client` (as the trusted proxies report it), each with another first hop the
+     * client wrote itself, lock `client`; another client behind the same proxies is not locked.
+     */
+    async function lockThroughProxies(config: unknown, proxy: string, chain: (spoofed: string, client: string) => string, client: string, neighbour: string) {
+      const view = await reopenWithConfig(t, { trust_proxy: config });
       try {
-        const proxy = freshIp();
-        const client = '203.0.113.50';
-        const forwarded = (first: string) => ({ 'x-forwarded-for': `${first}, 10.255.0.1` });
+        const attempt = (spoofed: string, who: string) =>
+          login(view.app, email('ghost'), 'wrong-password', { ip: proxy, headers: { 'x-forwarded-for': chain(spoofed, who) } });
+        for (let i = 0; i < 10; i++) assertV1Error(await attempt(`198.51.100.${i}`, client), 401, 'AuthenticationError');
+        assertLocked(await attempt('198.51.100.99', client));
+        assertV1Error(await attempt('198.51.100.99', neighbour), 401, 'AuthenticationError');
+      } finally {
+        await view.close();
+      }
+    }
+
+    test('behind one trusted proxy (trust_proxy 1, or true) the client is the address that proxy appended, not a hop it wrote', async () => {
+      await lockThroughProxies(1, freshIp(), (spoofed, client) => `${spoofed}, ${client}`, '203.0.113.50', '203.0.113.51');
+      await lockThroughProxies(true, freshIp(), (spoofed, client) => `${spoofed}, ${client}`, '203.0.113.52', '203.0.113.53');
+    });
+
+    test('behind two trusted proxies (trust_proxy 2) the client is the address the outer proxy appended', async () => {
+      await lockThroughProxies(2, freshIp(), (spoofed, client) => `${spoofed}, ${client}, 10.200.0.1`, '203.0.113.54', '203.0.113.55');
+    });
+
+    test('trust_proxy as addresses believes only those proxies: a direct client\'s X-Forwarded-For is ignored', async () => {
+      await lockThroughProxies(['10.201.0.0/16', '10.202.0.7'], '10.202.0.7', (spoofed, client) => `${spoofed}, ${client}, 10.201.3.4`, '203.0.113.56', '203.0.113.57');
+      const view = await reopenWithConfig(t, { trust_proxy: ['10.201.0.0/16'] });
+      try {
+        const direct = '192.0.2.77';
         for (let i = 0; i < 10; i++) {
-          assertV1Error(await login(view.app, email('ghost'), 'wrong-password', { ip: proxy, headers: forwarded(client) }), 401, 'AuthenticationError');
+          const res = await login(view.app, email('ghost'), 'wrong-password', { ip: direct, headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+          assertV1Error(res, 401, 'AuthenticationError');
         }
-        assertLocked(await login(view.app, email('ghost'), 'wrong-password', { ip: proxy, headers: forwarded(client) }));
-        const other = await login(view.app, email('ghost'), 'wrong-password', { ip: proxy, headers: forwarded('203.0.113.51') });
-        assertV1Error(other, 401, 'AuthenticationError');
+        assertLocked(await login(view.app, email('ghost'), 'wrong-password', { ip: direct, headers: { 'x-forwarded-for': '198.51.100.200' } }));
       } finally {
         await view.close();
       }

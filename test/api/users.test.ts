@@ -167,7 +167,7 @@ for (const dialect of testDialects()) {
       const res = await t.app.inject({
         method: 'PUT',
         url: `/api/resource/User/${address}`,
-        payload: { new_password: 'changed-Pass-1' },
+        payload: { new_password: 'changed-Pass-1', old_password: PASSWORD },
         headers: cookie(mine),
       });
       assert.equal(res.statusCode, 200, res.body);

@@ -16,7 +16,7 @@ const PUBLIC_CACHE = 'public, max-age=3600';
 /** Private files: only the browser keeps them, and asks again every time. */
 const PRIVATE_CACHE = 'private, no-cache';
 /** Opened directly, an uploaded HTML or SVG file must not run script as the site. */
-const SANDBOX = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'";
+const SANDBOX = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'";
 
 /** A file to serve: where it is and the content hash its File records, if any. */
 interface Servable {

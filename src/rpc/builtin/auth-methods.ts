@@ -89,6 +89,19 @@ async function logout(call: MethodCall): Promise<undefined> {
   return undefined;
 }
 
+/**
+ * `fw.auth.get_csrf_token`: the CSRF token of the caller's cookie session, issued on first call
+ * (a page such as the desk calls it at boot and sends it back in `X-Frappe-CSRF-Token`); from then
+ * on every write of that session must carry it (docs/security.md, "Sessions and CSRF"). Requests
+ * without a session (token or Basic auth) need none: null. Other origins cannot read the answer
+ * unless `allow_cors` lists them.
+ */
+async function getCsrfToken(call: MethodCall): Promise<string | null> {
+  const sid = call.http.sid;
+  if (sid === undefined) return null;
+  return (await call.site.db.transaction((q) => call.site.sessions.issueCsrfToken(q, sid))) ?? null;
+}
+
 /** Login, logout, the current user and the liveness ping. */
 export function registerAuthMethods(methods: MethodRegistry): void {
   methods.register('login', login, { allowGuest: true, methods: ['POST'], ownTransactions: true });
@@ -96,4 +109,5 @@ export function registerAuthMethods(methods: MethodRegistry): void {
   methods.register('ping', async () => 'pong', { allowGuest: true, usesDatabase: false });
   methods.register('fw.ping', async () => 'pong', { allowGuest: true, usesDatabase: false });
   methods.register('fw.auth.get_logged_user', async ({ ctx }) => ctx.principal.user);
+  methods.register('fw.auth.get_csrf_token', getCsrfToken, { methods: ['GET', 'POST'], ownTransactions: true });
 }

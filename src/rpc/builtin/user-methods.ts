@@ -5,9 +5,9 @@ import type { MethodCall, MethodRegistry } from '../method-registry.js';
 
 /**
  * `generate_keys`: a new API secret for a user (a System Manager for anyone, any user for
- * themselves); a new call replaces the secret.
+ * themselves); a new call replaces the secret, and the old one fails from the next request on.
  */
-async function generateKeys({ ctx, args }: MethodCall): Promise<{ api_key: string; api_secret: string }> {
+async function generateKeys({ ctx, args, site }: MethodCall): Promise<{ api_key: string; api_secret: string }> {
   const user = String(args.user);
   const { principal } = ctx;
   if (!principal.roles.has('System Manager') && !principal.isAdministrator && principal.user !== user) {
@@ -17,6 +17,9 @@ async function generateKeys({ ctx, args }: MethodCall): Promise<{ api_key: strin
     throw new PermissionError('Not permitted', { messages: [{ message: `Only the Administrator may generate keys for ${user}` }] });
   }
   const { apiKey, apiSecret } = await issueApiKeys(ctx.q, ctx.dialect, user);
+  // The replaced secret stops working at this process's next request, not when its cached
+  // verification would expire (docs/security.md, "Authentication").
+  ctx.unit.afterCommit(() => site.tokenCache.clear());
   return { api_key: apiKey, api_secret: apiSecret };
 }
 
