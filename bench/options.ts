@@ -41,7 +41,9 @@ export const USAGE = `npm run bench -- [options]
   --fw auto|dist|src         run fw from dist/ (rebuilt when stale) or from src/ through tsx (auto)
   --fw-log-level <level>     FW_LOG_LEVEL of the fw server (warn)
   --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})
-  --only http|jobs           only the HTTP scenarios, or only jobs/webhooks throughput (default both)`;
+  --only http|jobs           only the HTTP scenarios, or only jobs/webhooks throughput (default both)
+  --realtime [--sockets 1000] [--rate 100] [--seconds 20] [--documents 100]
+                             instead: the realtime scenario (commit-to-receipt delay, lost events, memory per socket)`;
 
 function positiveList(text: string, flag: string): number[] {
   const values = text.split(',').map((s) => Number(s.trim()));
