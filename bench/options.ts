@@ -13,7 +13,8 @@ export interface BenchOptions {
   readonly sliceSeconds: number;
   readonly warmupSeconds: number;
   readonly pairs: number;
-  readonly connections: number;
+  /** Concurrent connections; each count is a run of its own. */
+  readonly connections: number[];
   readonly streamRepeats: number;
   readonly json: string | undefined;
   readonly docs: boolean;
@@ -33,14 +34,16 @@ export const USAGE = `npm run bench -- [options]
   --duration <s>             seconds per measured slice (3; quick 0.5)
   --warmup <s>               warm-up seconds per server and scenario (2; quick 0.25)
   --pairs <n>                fw/baseline slice pairs per scenario (4; quick 2)
-  --connections <n>          concurrent connections (10)
+  --connections 10,50        concurrent connections; each count is a run of its own (10,50; quick 10)
   --stream-repeats <n>       unlimited-list requests per server (3; quick 1)
   --json <file>              where to write the JSON (bench/results/bench-<time>.json)
   --no-docs                  leave docs/benchmarks.md alone
   --fw auto|dist|src         run fw from dist/ (rebuilt when stale) or from src/ through tsx (auto)
   --fw-log-level <level>     FW_LOG_LEVEL of the fw server (warn)
   --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})
-  --only http|jobs           only the HTTP scenarios, or only jobs/webhooks throughput (default both)`;
+  --only http|jobs           only the HTTP scenarios, or only jobs/webhooks throughput (default both)
+  --realtime [--sockets 1000] [--rate 100] [--seconds 20] [--documents 100]
+                             instead: the realtime scenario (commit-to-receipt delay, lost events, memory per socket)`;
 
 function positiveList(text: string, flag: string): number[] {
   const values = text.split(',').map((s) => Number(s.trim()));
@@ -98,7 +101,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
     sliceSeconds: positive(values.duration, quick ? 0.5 : 3, '--duration'),
     warmupSeconds: positive(values.warmup, quick ? 0.25 : 2, '--warmup'),
     pairs: Math.round(positive(values.pairs, quick ? 2 : 4, '--pairs')),
-    connections: Math.round(positive(values.connections, 10, '--connections')),
+    connections: values.connections ? [...new Set(positiveList(values.connections, '--connections'))] : quick ? [10] : [10, 50],
     streamRepeats: Math.round(positive(values['stream-repeats'], quick ? 1 : 3, '--stream-repeats')),
     json: values.json,
     docs: !values['no-docs'],

@@ -17,9 +17,14 @@ export function workersText(n: number): string {
   return n === 1 ? '1 worker' : `${n} workers`;
 }
 
+/** `1 worker, 10 connections`. */
+export function runText(run: RunResult): string {
+  return `${workersText(run.workers)}, ${run.connections} connections`;
+}
+
 /** Heading of one run at one size. */
 export function sizeHeading(run: RunResult, size: SizeResult): string {
-  return `${run.dialect}, ${workersText(run.workers)}, ${num(size.rows)} rows`;
+  return `${run.dialect}, ${runText(run)}, ${num(size.rows)} rows`;
 }
 
 /** Column titles of the scenario table. */

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { CURVE_COLUMNS, SCENARIO_COLUMNS, curveRows, machineLine, num, scenarioRows, sizeHeading, streamLine, workersText } from './report-format.js';
+import { CURVE_COLUMNS, SCENARIO_COLUMNS, curveRows, machineLine, num, runText, scenarioRows, sizeHeading, streamLine } from './report-format.js';
 import type { BenchReport } from './report-types.js';
 
 /** The markers that enclose the generated part of docs/benchmarks.md. */
@@ -18,7 +18,7 @@ export function renderMarkdown(report: BenchReport): string {
     `Produced by \`${report.command}\` on ${report.date}.`,
     '',
     `- Machine: ${machineLine(report)}.`,
-    `- Load: ${s.connections} connections; per scenario a ${num(s.warmupSeconds, 1)} s warm-up per server, then ${s.pairs} pairs of ${num(s.sliceSeconds, 1)} s slices alternating fw and baseline. Figures are median (min..max) over the slices; the ratio is taken per pair.`,
+    `- Load: ${s.connections.join(" and ")} connections (a run each); per scenario a ${num(s.warmupSeconds, 1)} s warm-up per server, then ${s.pairs} pairs of ${num(s.sliceSeconds, 1)} s slices alternating fw and baseline. Figures are median (min..max) over the slices; the ratio is taken per pair.`,
     `- fw log level: ${s.fwLogLevel}.${s.quick ? ' **Quick mode: the figures only show that the harness runs.**' : ''}`,
     ...report.notes.map((n) => `- ${n}`),
     '',
@@ -27,7 +27,7 @@ export function renderMarkdown(report: BenchReport): string {
     ...mdTable(['target', 'measured', 'met'], report.targets.map((t) => [t.target, t.measured, t.met === undefined ? '–' : t.met ? 'yes' : '**no**'])),
   ];
   for (const run of report.runs) {
-    out.push('', `### ${run.dialect}, ${workersText(run.workers)}`, '');
+    out.push('', `### ${run.dialect}, ${runText(run)}`, '');
     if (run.skipped) {
       out.push(`Skipped: ${run.skipped}.`);
       continue;
@@ -41,7 +41,7 @@ export function renderMarkdown(report: BenchReport): string {
       if (stream) out.push('', `Unlimited list: ${stream}.`);
     }
     if (run.sizes.length > 1) {
-      out.push('', `Indexed-filter list (scenario b) by table size, ${run.dialect}, ${workersText(run.workers)}:`, '');
+      out.push('', `Indexed-filter list (scenario b) by table size, ${run.dialect}, ${runText(run)}:`, '');
       out.push(...mdTable(CURVE_COLUMNS, curveRows(run)));
     }
   }

@@ -51,10 +51,11 @@ export interface SizeResult {
   readonly fwPeakRssMB: number | undefined;
 }
 
-/** One configuration: an engine and a number of fw worker processes. */
+/** One configuration: an engine, a number of fw worker processes and of concurrent connections. */
 export interface RunResult {
   readonly dialect: 'sqlite' | 'postgres';
   readonly workers: number;
+  readonly connections: number;
   readonly baseline: string;
   readonly skipped?: string;
   readonly sizes: SizeResult[];
@@ -81,7 +82,7 @@ export interface BenchReport {
   };
   readonly settings: {
     readonly quick: boolean;
-    readonly connections: number;
+    readonly connections: number[];
     readonly sliceSeconds: number;
     readonly warmupSeconds: number;
     readonly pairs: number;

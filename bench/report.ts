@@ -22,11 +22,11 @@ export function printSize(run: RunResult, size: SizeResult, log: (line: string) 
 export function printSummary(report: BenchReport, log: (line: string) => void): void {
   for (const run of report.runs) {
     if (run.skipped) {
-      log(`\n${run.dialect}, workers ${run.workers}: skipped (${run.skipped})`);
+      log(`\n${run.dialect}, workers ${run.workers}, ${run.connections} connections: skipped (${run.skipped})`);
       continue;
     }
     if (run.sizes.length > 1) {
-      log(`\nindexed-filter list latency, ${run.dialect}, workers ${run.workers}:`);
+      log(`\nindexed-filter list latency, ${run.dialect}, workers ${run.workers}, ${run.connections} connections:`);
       log(table(CURVE_COLUMNS, curveRows(run)));
     }
   }

@@ -95,13 +95,13 @@ async function sampleNames(store: BaselineStore): Promise<string[]> {
  * Every scenario and then the unlimited list against one fw server. Reads run first, so they see
  * exactly the seeded rows; the rows the write scenarios add are deleted before the unlimited list.
  */
-async function measureSize(fw: FwServer, baseline: ServerProcess, store: BaselineStore, size: number, seed: SeedOutcome, insertMany: boolean, ctx: BenchContext): Promise<SizeResult> {
+async function measureSize(fw: FwServer, baseline: ServerProcess, store: BaselineStore, size: number, seed: SeedOutcome, insertMany: boolean, connections: number, ctx: BenchContext): Promise<SizeResult> {
   const { options, load, seq } = ctx;
   const rows = await store.count([]);
   const names = await sampleNames(store);
   const fwTarget = { origin: fw.origin, pid: fw.pid, auth: fw.auth };
   const baseTarget = { origin: baseline.origin, pid: baseline.pid };
-  const settings = { connections: options.connections, sliceSeconds: options.sliceSeconds, warmupSeconds: options.warmupSeconds, pairs: options.pairs };
+  const settings = { connections, sliceSeconds: options.sliceSeconds, warmupSeconds: options.warmupSeconds, pairs: options.pairs };
   const listRows = await listRowCounts(fwTarget, baseTarget);
   if (listRows.fw !== listRows.baseline || listRows.fw <= 0) {
     const warning = `at ${rows.toLocaleString('en')} rows the list page has ${listRows.fw} rows on fw and ${listRows.baseline} on the baseline`;
@@ -135,7 +135,9 @@ export async function benchDialect(dialect: 'sqlite' | 'postgres', ctx: BenchCon
   const made = await makeSite(dialect, ctx);
   if (!made) return [];
   const baselineKind = dialect === 'sqlite' ? 'bare Fastify + better-sqlite3 on the same database file' : 'bare Fastify + pg (pool of 10) on the same database';
-  const runs = ctx.options.workers.map((workers): RunResult & { sizes: SizeResult[] } => ({ dialect, workers, baseline: baselineKind, sizes: [] }));
+  const runs = ctx.options.workers.flatMap((workers) =>
+    ctx.options.connections.map((connections): RunResult & { sizes: SizeResult[] } => ({ dialect, workers, connections, baseline: baselineKind, sizes: [] })),
+  );
   const store = await openBaselineStore(made.dbUrl);
   ctx.onCleanup(() => store.close());
   const port = await freePort();
@@ -159,8 +161,8 @@ export async function benchDialect(dialect: 'sqlite' | 'postgres', ctx: BenchCon
       const fw = started.server;
       ctx.onCleanup(() => fw.stop());
       try {
-        ctx.log(`  fw ${run.workers > 1 ? `with ${run.workers} workers ` : ''}pid ${fw.pid}, baseline pid ${baseline.pid}`);
-        const result = await measureSize(fw, baseline, store, size, seed, insertMany.known ?? false, ctx);
+        ctx.log(`  fw ${run.workers > 1 ? `with ${run.workers} workers ` : ''}pid ${fw.pid}, baseline pid ${baseline.pid}, ${run.connections} connections`);
+        const result = await measureSize(fw, baseline, store, size, seed, insertMany.known ?? false, run.connections, ctx);
         run.sizes.push(result);
         ctx.onSize(run, result);
       } finally {

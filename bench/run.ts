@@ -9,6 +9,7 @@ import { resolveFwEntry } from './fw-entry.js';
 import { LoadGenerator } from './load-generator.js';
 import { parseBenchOptions, USAGE, type BenchOptions } from './options.js';
 import { planPinning } from './pinning.js';
+import { runRealtimeBench } from './realtime-bench.js';
 import { printSize, printSummary, writeJsonReport } from './report.js';
 import { renderMarkdown, updateBenchmarksDoc } from './report-markdown.js';
 import type { BenchReport, RunResult } from './report-types.js';
@@ -65,6 +66,8 @@ function standingNotes(options: BenchOptions): string[] {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // The realtime scenario is its own run: one fw server, many Socket.IO clients (docs/benchmarks.md).
+  if (argv.includes('--realtime')) return runRealtimeBench(argv);
   let options: BenchOptions;
   try {
     const parsed = parseBenchOptions(argv);
@@ -153,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
     },
     notes: [...notes, ...standingNotes(options)],
     runs,
-    targets: checkTargets(runs, options.connections),
+    targets: checkTargets(runs),
     errors,
   };
   printSummary(report, log);

@@ -19,7 +19,7 @@ interface Entry {
  * Resolved principals (roles, flags, User Permission rules) by user name, reused for a short time
  * so that a client sending many requests costs one principal lookup per TTL. The TTL bounds how
  * long another process's change (a user disabled, a role taken away) can go unseen here, which
- * API.md pins at one second; changes made through this process clear the cache at once (see
+ * docs/api.md pins at one second; changes made through this process clear the cache at once (see
  * {@link clear}). Missing and disabled users are never cached, so enabling a user works at once.
  */
 export class PrincipalCache {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { perOwner, statementShape } from '../storage/statement-shape.js';
+import { statementReader } from '../storage/statement-reader.js';
 import { SESSIONS_TABLE } from './auth-tables.js';
 
 /** Options for {@link SessionStore}. */
@@ -149,7 +150,7 @@ export class SessionStore {
    * opened only when a refresh is due, so most requests take no write lock.
    */
   async resolveIn(db: Database, sid: string, expiry: SessionExpiry): Promise<LiveSession | undefined> {
-    const found = await db.read((q) => this.lookup(q, sid, expiry));
+    const found = await this.lookup(statementReader(db), sid, expiry);
     if (!found) return undefined;
     if (found.refreshDue) await db.transaction((q) => this.refresh(q, sid, expiry));
     return { user: found.user, sid, csrfToken: found.csrfToken };

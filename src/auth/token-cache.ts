@@ -16,7 +16,7 @@ interface Entry {
 /**
  * Remembers successfully verified API tokens for a short time, so a client sending many requests
  * costs one database lookup per TTL. The TTL is short because disabling a user or regenerating a
- * secret must take effect within a second (API.md "Pinned details"). Failures are never cached,
+ * secret must take effect within a second (docs/api.md). Failures are never cached,
  * so a new key works at once and wrong guesses cannot fill the cache.
  *
  * Entries are keyed on the credentials exactly as the client sent them (the Authorization header's

@@ -5,9 +5,7 @@ import { restoreCommand } from './commands/restore.js';
 import { serveCommand } from './commands/serve.js';
 import { userCommand } from './commands/user.js';
 import { workerCommand } from './commands/worker.js';
-
-/** A problem with how fw was called; main prints it with the usage and exits 2. */
-export class UsageError extends Error {}
+import { UsageError } from './usage-error.js';
 
 const USAGE = `Usage: fw <command> [options]
 

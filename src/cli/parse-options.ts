@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 /** node:util parseArgs with usage errors that main() reports with the usage text. */
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, allowPositionals = false) {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 import { MAX_WORKERS, parseWorkerCount } from './worker-count.js';
 
 describe('parseWorkerCount', () => {

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 /** The most worker processes `fw serve` starts; far beyond any core count, it only catches typos. */
 export const MAX_WORKERS = 1024;

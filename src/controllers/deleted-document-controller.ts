@@ -9,7 +9,7 @@ export const DELETED_DOCUMENT_DOCTYPE = 'Deleted Document';
 const NOT_ARCHIVED: ReadonlySet<string> = new Set([DELETED_DOCUMENT_DOCTYPE, VERSION_DOCTYPE]);
 
 /**
- * The Deleted Document archive (reference §8: "deleted documents are kept in Deleted Document"):
+ * The Deleted Document archive (docs/architecture.md "Version history and Deleted Document"):
  * deleting a document stores it whole, child rows included, as JSON, once every other `on_trash`
  * hook has agreed to the deletion. DocType deletions are archived too (a DocType can only be deleted
  * empty, so restoring one brings back its definition and an empty table). Password values are never

@@ -101,7 +101,7 @@ async function checkTableIsOurs(def: DocTypeDef, { ctx, before }: HookArgs): Pro
 }
 
 /**
- * A submittable DocType records amendments (reference §8 "Amend"): it gets an `amended_from` field,
+ * A submittable DocType records amendments (docs/architecture.md "Submittable DocTypes"): it gets an `amended_from` field,
  * a read-only Link to itself that is not copied, unless the definition already has one.
  */
 function addAmendedFrom({ doc, ctx }: HookArgs): void {

@@ -9,7 +9,7 @@ function isAssignee(doc: Doc, principal: Principal): boolean {
 }
 
 /**
- * ToDo's permission rule (reference §16): a user whose role `All` is all that grants a right on
+ * ToDo's permission rule (docs/architecture.md "Permissions"): a user whose role `All` is all that grants a right on
  * ToDo (everyone but managers) reaches only the ToDos allocated to them or assigned by them, for
  * every right, creating included; lists are limited the same way. A role that is not automatic and
  * grants the right (in practice System Manager) lifts the rule.

@@ -60,7 +60,7 @@ async function fullyReadableTrackedDocTypes(ctx: DocContext): Promise<string[]> 
 }
 
 /**
- * Version history (reference §8): every save of a document whose DocType has `track_changes`
+ * Version history (docs/architecture.md "Version history and Deleted Document"): every save of a document whose DocType has `track_changes`
  * writes one Version holding the diff of fields and child rows; an insert writes none, nor a save
  * that changed nothing but `modified`. Versions are written without permission checks (the user
  * needs no right on Version). A Version is readable by System Managers and by whoever may read the

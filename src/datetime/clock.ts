@@ -1,6 +1,6 @@
 /**
  * Timestamps as fw stores and returns them: `YYYY-MM-DD HH:MM:SS.ffffff` in the site's time zone,
- * from a clock that never repeats or goes backwards within a process (API.md "Pinned details").
+ * from a clock that never repeats or goes backwards within a process (docs/api.md).
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -1,7 +1,7 @@
 /**
  * Pure parsing and formatting of Date, Datetime and Time values, shared by the field types and the
  * query compiler. Stored forms sort correctly as text: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS.ffffff`
- * and `HH:MM:SS.ffffff`; display forms drop a zero fraction (API.md "Pinned details").
+ * and `HH:MM:SS.ffffff`; display forms drop a zero fraction (docs/api.md).
  */
 import { formatDate, wallClock } from './clock.js';
 

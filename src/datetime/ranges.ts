@@ -1,5 +1,5 @@
 /**
- * Named date ranges for the list filters `timespan`, `previous` and `next` (reference §7.3), computed
+ * Named date ranges for the list filters `timespan`, `previous` and `next` (docs/api.md "Lists"), computed
  * on calendar dates in the site's time zone exactly as the reference's `get_timespan_date_range`.
  */
 import { DataError } from '../errors/index.js';

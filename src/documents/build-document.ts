@@ -4,7 +4,7 @@ import type { FieldContext } from '../meta/field-types/field-type.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
 
 /**
- * The first option of a Select, its implicit default (reference §8, insert step 1). A blank first
+ * The first option of a Select, its implicit default (docs/architecture.md "The document pipeline", insert step 1). A blank first
  * option means "nothing chosen" (as the reference's `options.split("\n", 1)[0]`), so it gives none.
  */
 function firstOption(field: ResolvedField): string | undefined {

@@ -2,16 +2,16 @@ import { LinkValidationError, ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
-import type { DocumentService } from './document-service.js';
+import type { DocumentGuard } from './document-guard.js';
 
 /**
  * Checks a new document that amends another (`amended_from` set on a submittable DocType,
- * reference §8 "Amend"): the source must exist and be cancelled ("... cannot be amended because it
+ * docs/architecture.md "Submittable DocTypes"): the source must exist and be cancelled ("... cannot be amended because it
  * is not cancelled", 417), and unless `checkPermission` is false the principal needs `amend` on it.
  */
 export async function checkAmendment(
   ctx: DocContext,
-  service: DocumentService,
+  service: DocumentGuard,
   meta: Meta,
   doc: Doc,
   checkPermission: boolean,

@@ -5,7 +5,7 @@ import type { DocContext } from './doc-context.js';
 import type { DocumentService } from './document-service.js';
 
 /*
- * Child rows addressed on their own (reference §11, fw.client get/insert/set_value/delete on a
+ * Child rows addressed on their own (docs/api.md "Methods", fw.client get/insert/set_value/delete on a
  * child DocType). Writes always go through the parent: the parent is loaded under a row lock, its
  * table changed, and the parent saved with the parent's permissions and validation.
  */

@@ -1,17 +1,17 @@
 import { ValidationError } from '../errors/index.js';
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
-import type { DocumentService } from './document-service.js';
+import type { DocumentGuard } from './document-guard.js';
 import { documentNotFound } from './document-not-found.js';
 import { findReferrers, linkExistsError } from './find-referrers.js';
 import { dropSecretFields } from './secret-fields.js';
 
 /**
- * Deletes a document with its child rows (reference §8 "Delete"): delete permission; a submitted
+ * Deletes a document with its child rows (docs/architecture.md "The document pipeline"): delete permission; a submitted
  * document must be cancelled first (417); a document other documents link to stays (417
  * LinkExistsError naming the first of them); then on_trash, the delete, after_delete.
  */
-export async function deleteDocument(ctx: DocContext, service: DocumentService, meta: Meta, name: string): Promise<void> {
+export async function deleteDocument(ctx: DocContext, service: DocumentGuard, meta: Meta, name: string): Promise<void> {
   await service.authorize(ctx, meta, 'delete');
   const repo = service.repo(ctx);
   const doc = await repo.load(ctx.q, meta, name, { forUpdate: true });

@@ -5,7 +5,7 @@ import { checkDiscardable, docstatusAction, parseDocstatus, type DocStatus } fro
 
 type Expected = string | { readonly error: string; readonly message: RegExp };
 
-/** (from, to, submittable) -> the action, or the error class and message (reference §8 table). */
+/** (from, to, submittable) -> the action, or the error class and message (docs/architecture.md "The document pipeline" table). */
 const TABLE: ReadonlyArray<readonly [DocStatus | undefined, DocStatus, boolean, Expected]> = [
   [undefined, 0, true, 'save'],
   [undefined, 1, true, 'submit'],

@@ -4,7 +4,7 @@ import type { PermissionType } from '../meta/doctype.js';
 /** 0 Draft, 1 Submitted, 2 Cancelled. */
 export type DocStatus = 0 | 1 | 2;
 
-/** What a write does to a document, decided by its stored and requested docstatus (reference §8). */
+/** What a write does to a document, decided by its stored and requested docstatus (docs/architecture.md "The document pipeline"). */
 export type DocAction = 'save' | 'submit' | 'update_after_submit' | 'cancel';
 
 const LABELS: Readonly<Record<DocStatus, string>> = { 0: '0 (Draft)', 1: '1 (Submitted)', 2: '2 (Cancelled)' };

@@ -17,6 +17,7 @@ import { deleteDocument } from './delete-document.js';
 import type { DocContext } from './doc-context.js';
 import { ACTION_RIGHT, checkDiscardable, docstatusAction, parseDocstatus, type DocAction } from './docstatus-transitions.js';
 import { documentNotFound } from './document-not-found.js';
+import type { DocumentGuard } from './document-guard.js';
 import { DocumentRepository } from './document-repository.js';
 import { applyFetchFrom } from './fetch-from.js';
 import { checkModified, laterThan } from './modified-stamp.js';
@@ -24,6 +25,7 @@ import { findReferrers, linkExistsError } from './find-referrers.js';
 import type { DocEvent, HookArgs } from './hooks.js';
 import { nameDocument, validateName } from './naming.js';
 import { storeSecretFields } from './secret-fields.js';
+import { deleteSingle, getSingle, loadSingle, updateSingle } from './single-document.js';
 import { checkFieldValues, checkLinks, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
 
 /** Options of a permission check on a document. */
@@ -54,10 +56,12 @@ const ACTION_EVENTS: Readonly<Record<DocAction, { readonly before: DocEvent; rea
 /**
  * The document lifecycle as one ordered pipeline per operation:
  * permission -> build -> name -> validate -> hooks -> repository, inside the caller's transaction.
+ * It serves every DocType: a Single's one document is read and saved through the same methods,
+ * its rows in tabSingles being a matter of single-document.ts.
  * Which checks and hooks run depends on the docstatus action (save, submit, update after submit,
  * cancel; see docstatus-transitions.ts).
  */
-export class DocumentService {
+export class DocumentService implements DocumentGuard {
   /** Exposed for the list and method layers, which read rows the same way. */
   repo(ctx: DocContext): DocumentRepository {
     return new DocumentRepository(ctx.dialect, (d) => ctx.metas.get(d));
@@ -96,6 +100,7 @@ export class DocumentService {
    */
   async get(ctx: DocContext, doctype: string, name: string): Promise<Doc> {
     const meta = this.#topLevel(ctx, doctype);
+    if (meta.isSingle) return getSingle(ctx, this, meta, name);
     await this.authorize(ctx, meta, 'read');
     const doc = await this.repo(ctx).load(ctx.q, meta, name);
     if (!doc) throw documentNotFound(meta, name);
@@ -110,6 +115,8 @@ export class DocumentService {
    */
   async insert(ctx: DocContext, doctype: string, data: Doc, opts: InsertOptions = {}): Promise<Doc> {
     const meta = this.#topLevel(ctx, doctype);
+    // A Single has its one document already: inserting it saves it.
+    if (meta.isSingle) return updateSingle(ctx, this, meta, data);
     const checked = !opts.ignorePermissions;
     if (checked) await this.authorize(ctx, meta, 'create');
     const docstatus = data.docstatus === undefined || data.docstatus === null ? 0 : parseDocstatus(data.docstatus);
@@ -154,6 +161,7 @@ export class DocumentService {
    */
   async update(ctx: DocContext, doctype: string, name: string, patch: Doc): Promise<Doc> {
     const meta = this.#topLevel(ctx, doctype);
+    if (meta.isSingle) return updateSingle(ctx, this, meta, patch, name);
     await this.authorize(ctx, meta, 'write');
     const before = await this.repo(ctx).load(ctx.q, meta, name, { forUpdate: true });
     if (!before) throw documentNotFound(meta, name);
@@ -201,7 +209,7 @@ export class DocumentService {
   async discard(ctx: DocContext, doctype: string, name: string): Promise<Doc> {
     const meta = this.#topLevel(ctx, doctype);
     await this.authorize(ctx, meta, 'write');
-    const before = await this.repo(ctx).load(ctx.q, meta, name, { forUpdate: true });
+    const before = meta.isSingle ? await this.load(ctx, doctype, name) : await this.repo(ctx).load(ctx.q, meta, name, { forUpdate: true });
     if (!before) throw documentNotFound(meta, name);
     await this.authorize(ctx, meta, 'write', before);
     checkDiscardable(parseDocstatus(before.docstatus), meta.isSubmittable, meta.name, name);
@@ -218,7 +226,19 @@ export class DocumentService {
 
   /** Deletes a document (delete permission) with its child rows; see deleteDocument. */
   async delete(ctx: DocContext, doctype: string, name: string): Promise<void> {
-    await deleteDocument(ctx, this, this.#topLevel(ctx, doctype), name);
+    const meta = this.#topLevel(ctx, doctype);
+    if (meta.isSingle) await deleteSingle(ctx, this, meta, name);
+    await deleteDocument(ctx, this, meta, name);
+  }
+
+  /**
+   * The document as stored, child rows included, without permission checks or hidden fields; undefined
+   * when there is none (a Single's one document is there whenever its name is the DocType's).
+   */
+  async load(ctx: DocContext, doctype: string, name: string): Promise<Doc | undefined> {
+    const meta = ctx.metas.get(doctype);
+    if (meta.isSingle) return name === meta.name ? loadSingle(ctx, meta) : undefined;
+    return this.repo(ctx).load(ctx.q, meta, name);
   }
 
   /** Checks the right an action needs beyond create or write (submit, cancel). */

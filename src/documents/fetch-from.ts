@@ -93,7 +93,7 @@ async function fill(ctx: DocContext, meta: Meta, doc: Doc, group: FetchGroup, ta
 
 /**
  * Fills the `fetch_from` fields (`link_field.source_field`) of `doc` and its child rows from the
- * documents their links name (reference §8, insert step 4): on insert, and on save when the link
+ * documents their links name (docs/architecture.md "The document pipeline", insert step 4): on insert, and on save when the link
  * changed; a `fetch_if_empty` field only while it is empty. `before` is the stored document
  * (undefined on insert); values are written in their stored form, so run this after coercion.
  */

@@ -3,7 +3,7 @@ import { PermissionHooks } from '../permissions/permission-hooks.js';
 import type { DocContext } from './doc-context.js';
 
 /**
- * The document events controllers can hook, in the order the lifecycle fires them (reference §8):
+ * The document events controllers can hook, in the order the lifecycle fires them (docs/architecture.md "The document pipeline"):
  * a save runs before_save ... on_update; a submit before_submit ... on_update, on_submit; a write on
  * a submitted document before_update_after_submit ... on_update_after_submit; a cancel
  * before_cancel ... on_cancel; a discard on_discard. on_change follows every successful write.

@@ -2,7 +2,9 @@ import { DataError } from '../errors/index.js';
 import type { Meta } from '../meta/meta.js';
 import { listFieldAccess, type FieldAccess } from '../permissions/list-field-access.js';
 import { listRestriction } from '../permissions/list-restriction.js';
-import { permissionContext } from '../permissions/permission-context.js';
+import { mayUseDocType } from '../permissions/document-access.js';
+import { permissionContext, type PermissionContext } from '../permissions/permission-context.js';
+import { permissionDenied } from '../permissions/permission-denied.js';
 import type { Principal } from '../auth/principal.js';
 import { withChildRows, type ChildSelection } from '../query/child-rows.js';
 import { compileCountQuery, compileListQuery, type CompileContext, type OutputColumn } from '../query/compile-list-query.js';
@@ -81,8 +83,16 @@ function planKey(ctx: DocContext, args: unknown, scope: PermissionScope, today: 
   return JSON.stringify([args, version, scope.restrict ?? null, parent, links, scope.subject, accessKey(ctx.principal), ctx.settings.timeZone, today]);
 }
 
+/** A Single has one document, read by name: listing it is refused (417), after the read check (403). */
+async function refuseSingleList(pc: PermissionContext, meta: Meta): Promise<never> {
+  if (!(await mayUseDocType(pc, meta, 'read'))) throw permissionDenied(pc.principal, meta, 'read');
+  throw new DataError(`${meta.name} is a Single DocType: read its one document at /api/resource/${meta.name}/${meta.name}`, {
+    doctype: meta.name,
+  });
+}
+
 /**
- * The rows and fields a principal may see, filtered in SQL (reference §7.6, see listRestriction).
+ * The rows and fields a principal may see, filtered in SQL (docs/api.md "Lists", see listRestriction).
  * A child DocType is listed through its parent (`parent=<DocType>`), under the parent's
  * permissions: when the parent's rows are restricted for the principal (if_owner, User
  * Permissions, permission hooks, shares), only rows of the parents they may read are listed.
@@ -95,6 +105,7 @@ async function permissionScope(ctx: DocContext, meta: Meta, raw: Record<string, 
 
 async function ownScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<PermissionScope> {
   const pc = permissionContext(ctx);
+  if (meta.isSingle) await refuseSingleList(pc, meta);
   if (!meta.isChild) {
     return { restrict: await listRestriction(pc, meta), canRead: listFieldAccess(ctx.principal, meta, meta), subject: meta.name };
   }
@@ -115,7 +126,7 @@ async function ownScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<P
 }
 
 /**
- * Checks permissions and parses and compiles a list request (API.md "Lists") without running it.
+ * Checks permissions and parses and compiles a list request (docs/api.md "Lists") without running it.
  * Permission errors come before parameter errors, as in the reference.
  */
 export async function planList(ctx: DocContext, doctype: string, raw: Record<string, unknown>, version: ListVersion): Promise<ListPlan> {
@@ -178,7 +189,7 @@ async function* pageAsStream(ctx: DocContext, plan: ListPlan): AsyncIterable<Sha
   yield* (await runList(ctx, plan)).rows as ShapedRow[];
 }
 
-/** Lists documents by the reference's list parameters (API.md "Lists"). */
+/** Lists documents by the reference's list parameters (docs/api.md "Lists"). */
 export async function listDocuments(
   ctx: DocContext,
   doctype: string,

@@ -3,7 +3,7 @@ import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 
 /**
- * Optimistic concurrency (reference §8 save step 2): a `modified` sent with a patch must equal the
+ * Optimistic concurrency (docs/architecture.md "The document pipeline" save step 2): a `modified` sent with a patch must equal the
  * stored one as a string, else 417 TimestampMismatchError. A patch without `modified` always passes.
  */
 export function checkModified(meta: Meta, before: Doc, patch: Doc): void {

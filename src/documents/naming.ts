@@ -167,7 +167,7 @@ function namingSeriesPattern(meta: Meta, doc: Doc): string {
 }
 
 /**
- * Decides the name of a new document (reference §9) and returns it validated. Singles are named
+ * Decides the name of a new document (docs/api.md "Documents") and returns it validated. Singles are named
  * after their DocType, child rows get a hash, an amendment gets its original's name with a
  * counter, everything else follows the DocType's naming rule. A client-supplied `clientName` is
  * ignored unless the rule is `prompt` or `UUID`, or `keepClientName` is set (v2 inserts).

@@ -1,5 +1,5 @@
 import { now } from '../datetime/clock.js';
-import { DataError, DoesNotExistError, ValidationError } from '../errors/index.js';
+import { DoesNotExistError, ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { FieldContext } from '../meta/field-types/field-type.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
@@ -8,7 +8,7 @@ import { keepUnwritableFields } from '../permissions/keep-unwritable-fields.js';
 import { applyDefaults, coerceFields, mergePatch } from './build-document.js';
 import { claimChildRows, stampChildRows } from './child-rows.js';
 import type { DocContext } from './doc-context.js';
-import type { DocumentService } from './document-service.js';
+import type { DocumentGuard } from './document-guard.js';
 import { applyFetchFrom } from './fetch-from.js';
 import { checkModified, laterThan } from './modified-stamp.js';
 import { storeSecretFields } from './secret-fields.js';
@@ -17,8 +17,10 @@ import { fromSingleText, readSingleRows, toSingleText, writeSingleRows, type Sin
 import { checkFieldValues, checkLinks, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
 
 /*
- * Single DocTypes (reference `issingle`): one document, named after its DocType, whose values live
- * in `__Singles`. A field never stored shows its DocField default (or null); a save stores the
+ * Single DocTypes (`issingle`): one document, named after its DocType, whose values live in
+ * `__Singles`. DocumentService calls these for a Single's get, insert, update and delete, so nothing
+ * above documents/ knows that a Single is stored differently. A field never stored shows its
+ * DocField default (or null); a save stores the
  * fields the client sent with a value, and any field whose value the save changed, so a field
  * left alone keeps following its default (System Settings relies on this: an empty setting falls
  * back to site_config.json). `owner`, `creation`, `modified` and `modified_by` are rows too.
@@ -30,18 +32,6 @@ const WRITTEN_ONCE: ReadonlySet<string> = new Set(['owner', 'creation']);
 
 function fieldContext(ctx: DocContext, meta: Meta): FieldContext {
   return { doctype: meta.name, timeZone: ctx.settings.timeZone, user: ctx.principal.user };
-}
-
-/** The Single DocType named `doctype` (417 when it is not one). */
-export function singleMeta(ctx: DocContext, doctype: string): Meta {
-  const meta = ctx.metas.get(doctype);
-  if (!meta.isSingle) throw new ValidationError(`${meta.name} is not a Single DocType`, { doctype: meta.name });
-  return meta;
-}
-
-/** True when `doctype` names a Single DocType; false for unknown names, which other paths report. */
-export function isSingleDocType(ctx: DocContext, doctype: string): boolean {
-  return ctx.metas.has(doctype) && ctx.metas.get(doctype).isSingle;
 }
 
 function notFound(meta: Meta, name: string): DoesNotExistError {
@@ -91,8 +81,7 @@ export async function loadSingle(ctx: DocContext, meta: Meta): Promise<Doc> {
  * Reads the Single's document (read permission), without the fields the principal may not read.
  * `name` must be the DocType's own name, else 404 (after the permission check, so it leaks nothing).
  */
-export async function getSingle(ctx: DocContext, service: DocumentService, doctype: string, name = doctype): Promise<Doc> {
-  const meta = singleMeta(ctx, doctype);
+export async function getSingle(ctx: DocContext, service: DocumentGuard, meta: Meta, name: string): Promise<Doc> {
   await service.authorize(ctx, meta, 'read');
   if (name !== meta.name) throw notFound(meta, name);
   const doc = await loadSingle(ctx, meta);
@@ -128,8 +117,7 @@ function rowsToWrite(meta: Meta, patch: Doc, before: Doc, doc: Doc, stored: Sing
  * before_validate, validate, before_save, on_update and on_change hooks run. Returns the document
  * as a fresh read shows it.
  */
-export async function updateSingle(ctx: DocContext, service: DocumentService, doctype: string, patch: Doc, name = doctype): Promise<Doc> {
-  const meta = singleMeta(ctx, doctype);
+export async function updateSingle(ctx: DocContext, service: DocumentGuard, meta: Meta, patch: Doc, name = meta.name): Promise<Doc> {
   await service.authorize(ctx, meta, 'write');
   if (name !== meta.name) throw notFound(meta, name);
   const metaOf = (d: string) => ctx.metas.get(d);
@@ -177,18 +165,8 @@ export async function updateSingle(ctx: DocContext, service: DocumentService, do
 }
 
 /** A Single's document exists as long as its DocType: deleting it is refused (after the permission check). */
-export async function deleteSingle(ctx: DocContext, service: DocumentService, doctype: string, name = doctype): Promise<never> {
-  const meta = singleMeta(ctx, doctype);
+export async function deleteSingle(ctx: DocContext, service: DocumentGuard, meta: Meta, name: string): Promise<never> {
   await service.authorize(ctx, meta, 'delete');
   if (name !== meta.name) throw notFound(meta, name);
   throw new ValidationError(`${meta.name} is a Single DocType: its document cannot be deleted`, { doctype: meta.name });
-}
-
-/** Listing a Single is refused (417, after the read check): it has one document, at `/api/resource/<DocType>/<DocType>`. */
-export async function refuseSingleList(ctx: DocContext, service: DocumentService, doctype: string): Promise<never> {
-  const meta = singleMeta(ctx, doctype);
-  await service.authorize(ctx, meta, 'read');
-  throw new DataError(`${meta.name} is a Single DocType: read its one document at /api/resource/${meta.name}/${meta.name}`, {
-    doctype: meta.name,
-  });
 }

@@ -1,8 +1,9 @@
-import { DataError } from '../errors/index.js';
+import { DataError, ValidationError } from '../errors/index.js';
 import { STANDARD_FIELDS } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import { hideUnreadableFields } from '../permissions/hide-unreadable-fields.js';
 import type { DocContext } from './doc-context.js';
+import type { DocumentGuard } from './document-guard.js';
 import { loadSingle } from './single-document.js';
 
 /** The field types whose empty value `get_single_value` answers as `""` (the reference's `cast` → `cstr`). */
@@ -47,4 +48,15 @@ export async function readSingleValue(ctx: DocContext, meta: Meta, fieldname: st
   if (field?.type.numeric) return 0;
   if (field && TEXT_TYPES.has(field.def.fieldtype)) return '';
   return null;
+}
+
+/**
+ * `get_single_value`: one value of a Single DocType (read permission first; 417 for a DocType
+ * that is not a Single).
+ */
+export async function getSingleValue(ctx: DocContext, guard: DocumentGuard, doctype: string, fieldname: string): Promise<unknown> {
+  const meta = ctx.metas.get(doctype);
+  await guard.authorize(ctx, meta, 'read');
+  if (!meta.isSingle) throw new ValidationError(`${meta.name} is not a Single DocType`, { doctype: meta.name });
+  return readSingleValue(ctx, meta, fieldname);
 }

@@ -14,7 +14,7 @@ function isMissing(field: ResolvedField, value: unknown): boolean {
 
 /**
  * Checks mandatory fields of the document and its child rows, reporting every missing one at
- * once (reference §10 `reqd`): a MandatoryError whose text is `[DocType, name]: field1, field2`.
+ * once (docs/apps.md "DocTypes" `reqd`): a MandatoryError whose text is `[DocType, name]: field1, field2`.
  */
 export function checkMandatory(meta: Meta, doc: Doc, metaOf: (doctype: string) => Meta): void {
   const missing: string[] = [];
@@ -88,7 +88,7 @@ export interface LinkCheck {
 }
 
 /**
- * Checks that every Link and Dynamic Link value names an existing document (reference §8, insert
+ * Checks that every Link and Dynamic Link value names an existing document (docs/architecture.md "The document pipeline", insert
  * step 4). A submittable document may not link to a cancelled one of a submittable DocType
  * (CancelledLinkError), except through `amended_from`, which names the cancelled original.
  */

@@ -1,7 +1,7 @@
 import { FwError } from './fw-error.js';
 
 /*
- * The one catalogue of client-visible errors (API.md "Errors"). Each class fixes its
+ * The one catalogue of client-visible errors (docs/api.md "Errors"). Each class fixes its
  * exc_type and HTTP status; the HTTP tests in test/api/ assert each one a client can meet.
  */
 

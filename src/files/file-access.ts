@@ -19,7 +19,7 @@ async function attachedDocument(ctx: DocContext, file: Doc): Promise<{ doc: Doc;
 }
 
 /**
- * True when the principal may read this File's bytes (API.md "Pinned details"): the File's own
+ * True when the principal may read this File's bytes (docs/api.md): the File's own
  * read permission (its owner, System Managers, shares) or read permission on the document it is
  * attached to. The second widens what the role permissions give, which a `has_permission` hook
  * cannot do, so it lives here rather than in a hook.

@@ -2,7 +2,7 @@ import type { DocContext } from '../documents/doc-context.js';
 import { LinkValidationError, ValidationError } from '../errors/index.js';
 import { FILE_DOCTYPE } from './file-rows.js';
 
-/** The folders every site has (reference §13): uploads go to `Home`, attachments to `Home/Attachments`. */
+/** The folders every site has (docs/files.md): uploads go to `Home`, attachments to `Home/Attachments`. */
 export const BUILT_IN_FOLDERS: readonly string[] = ['Home', 'Home/Attachments'];
 
 /** The longest folder path the File DocType's `folder` column holds. */

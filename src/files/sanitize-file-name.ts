@@ -8,7 +8,7 @@ const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u
 const URL_BREAKING = /[?#%]/g;
 
 /**
- * A safe file name from what a client sent (API.md: cleaned, not refused): only the last path
+ * A safe file name from what a client sent (docs/api.md: cleaned, not refused): only the last path
  * part, no control characters, no leading dots or spaces, `?#%` replaced, at most 120 characters
  * with the extension kept. Nothing usable left gives `file`.
  */

@@ -3,6 +3,7 @@ import { verifyApiToken } from '../auth/api-keys.js';
 import { GUEST, loadPrincipal, withUserPermissions, type Principal } from '../auth/principal.js';
 import { AuthenticationError } from '../errors/index.js';
 import { loadUserPermissions } from '../permissions/load-user-permissions.js';
+import { statementReader } from '../storage/statement-reader.js';
 import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';
 import { parseAuthorizationHeader } from './authorization-header.js';
@@ -42,7 +43,7 @@ async function tokenUser(site: Site, credentials: string | undefined): Promise<s
   const header = parseAuthorizationHeader(credentials);
   if (header.kind === 'unsupported') throw new AuthenticationError('Unsupported authorization');
   if (header.kind === 'none') return undefined;
-  const user = await site.db.read((q) => verifyApiToken(q, site.db.dialect, header.apiKey, header.apiSecret));
+  const user = await verifyApiToken(statementReader(site.db), site.db.dialect, header.apiKey, header.apiSecret);
   if (user === undefined) return null;
   site.tokenCache.set(credentials as string, user);
   return user;

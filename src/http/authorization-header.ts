@@ -31,7 +31,7 @@ function decodeBasic(token: string): string {
 }
 
 /**
- * Reads an `Authorization` header by the reference's rules (API.md "Pinned details"): it is split
+ * Reads an `Authorization` header by the reference's rules (docs/api.md): it is split
  * on single spaces and only exactly two parts count, otherwise the request goes on as cookie or
  * Guest. `token key:secret` without a colon is 400 InvalidAuthorizationHeader; `Basic` with bad
  * base64 or no colon in the decoded text is 400 InvalidAuthorizationToken. Any other scheme

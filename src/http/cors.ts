@@ -9,7 +9,7 @@ export interface CorsSettings {
   readonly developerMode: boolean;
 }
 
-/** How long browsers may cache a preflight answer outside developer mode (reference §6.7). */
+/** How long browsers may cache a preflight answer outside developer mode (docs/configuration.md). */
 const PREFLIGHT_MAX_AGE_SECONDS = 86400;
 
 /** Origins compare without case and without a trailing slash, which a hand-written list may carry. */

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { FwError, type ServerMessage } from '../errors/index.js';
 
-/** An error body in the v1 shape (API.md "Errors"). */
+/** An error body in the v1 shape (docs/api.md "Errors"). */
 export interface ErrorBody {
   exc_type: string;
   exception: string;

@@ -39,7 +39,7 @@ async function readBody(req: FastifyRequest, limit: number): Promise<string> {
 }
 
 /**
- * A JSON body on GET is honoured (API.md "Requests", reference §2): Fastify does not parse bodies
+ * A JSON body on GET is honoured (docs/api.md "Requests and answers"): Fastify does not parse bodies
  * of GET requests, so this hook reads and parses one before the handler builds its arguments,
  * with the same rules and size limit as any other JSON body.
  */

@@ -16,7 +16,7 @@ function firstValues(source: unknown): Record<string, unknown> {
 }
 
 /**
- * The arguments of a request (reference §2): a non-empty JSON body replaces the query string
+ * The arguments of a request (docs/api.md "Requests and answers"): a non-empty JSON body replaces the query string
  * (an array body becomes `{data: [...]}`); otherwise query string and form fields merge, form
  * fields winning. `_` (cache buster) is dropped.
  */

@@ -21,7 +21,7 @@ export async function requestContext(site: Site, req: FastifyRequest): Promise<R
   return { site, principal, requestId: req.id, sid };
 }
 
-/** The cookie attributes of API.md: Path /, SameSite Lax, Secure behind https. */
+/** The cookie attributes of docs/api.md: Path /, SameSite Lax, Secure behind https. */
 export function httpExchange(req: FastifyRequest, reply: FastifyReply, sid: string | undefined): HttpExchange {
   const secure = req.protocol === 'https';
   return {

@@ -1,6 +1,6 @@
 /*
  * The shapes of metadata. A DocType is itself a document: these are the fields of the DocType,
- * DocField and DocPerm DocTypes (reference §10, "DocType JSON format").
+ * DocField and DocPerm DocTypes (docs/apps.md "DocTypes", "DocType JSON format").
  */
 
 export type Check = 0 | 1;

@@ -12,9 +12,16 @@ import { Meta } from './meta.js';
 const STATE_TABLE = '__fw_state';
 const VERSION_KEY = 'meta_version';
 
-/** Every unit of work reads the state table once, so its statement is built only once. */
+/** Statements of the state table are built once per dialect. */
 const readStateStatement = perOwner((dialect: Dialect) =>
   statementShape(1, (key: string) => dialect.builder.selectFrom(STATE_TABLE).select('value').where('key', '=', key).compile()),
+);
+/**
+ * The metadata check every unit of work starts with. Its key is a constant in the SQL text: a
+ * statement without values can share one message with the BEGIN of a PostgreSQL read unit.
+ */
+const readVersionStatement = perOwner((dialect: Dialect) =>
+  dialect.builder.selectFrom(STATE_TABLE).select('value').where('key', '=', sql.lit(VERSION_KEY)).compile(),
 );
 
 /**
@@ -149,6 +156,7 @@ export class MetaRegistry {
   }
 
   async #readVersion(q: Queryable): Promise<string | undefined> {
-    return this.readState(q, VERSION_KEY);
+    const rows = await q.all<{ value: string }>(readVersionStatement(this.#dialect));
+    return rows[0]?.value;
   }
 }

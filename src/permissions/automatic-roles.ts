@@ -2,7 +2,7 @@ import type { PermissionType } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { Actor } from './role-permissions.js';
 
-/** Roles users hold without being given them (reference §12): they say nothing about who the user is. */
+/** Roles users hold without being given them (docs/architecture.md "Permissions"): they say nothing about who the user is. */
 export const AUTOMATIC_ROLES: ReadonlySet<string> = new Set(['Administrator', 'Guest', 'All', 'Desk User']);
 
 /**

@@ -19,7 +19,7 @@ export async function mayUseDocType(pc: PermissionContext, meta: Meta, right: Pe
 }
 
 /**
- * True when the principal may use `right` on `doc` (reference §12, `has_permission` with a
+ * True when the principal may use `right` on `doc` (docs/architecture.md "Permissions", `has_permission` with a
  * document): the Administrator always; otherwise the role permissions (if_owner compared with the
  * document's owner), then every `has_permission` hook and the User Permissions must agree; and when
  * any of those refuses, a share of this document that gives `right` still allows it, unless

@@ -8,7 +8,7 @@ export function fieldLevel(meta: Meta, fieldname: string): number {
 
 /**
  * True when a field sits above permlevel 0 at a level outside `levels`. Level 0 is never withheld
- * by field rules: reaching the document at all is what decides it (reference §12).
+ * by field rules: reaching the document at all is what decides it (docs/architecture.md "Permissions").
  */
 export function isWithheld(def: DocField, levels: ReadonlySet<number>): boolean {
   const level = def.permlevel ?? 0;

@@ -5,7 +5,7 @@ import { permittedLevels, type Actor } from './role-permissions.js';
 
 /**
  * The document without the fields the actor may not read (permlevel > 0 without a row granting read
- * at that level), child rows included: their levels are the parent DocType's (reference §12).
+ * at that level), child rows included: their levels are the parent DocType's (docs/architecture.md "Permissions").
  * Returns a copy; the Administrator gets the document unchanged.
  */
 export function hideUnreadableFields(actor: Actor, meta: Meta, doc: Doc, metaOf: (doctype: string) => Meta): Doc {

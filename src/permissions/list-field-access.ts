@@ -10,7 +10,7 @@ export type FieldAccess = (meta: Meta, fieldname: string) => boolean;
  * parent DocType when a child table is listed): fields above permlevel 0 need read at their level;
  * fields of child tables follow the subject's levels; fields reached through a Link need select on
  * the linked DocType and read at their level there. A user who holds only `select` on the subject
- * sees the standard columns and the search fields (reference §7.6).
+ * sees the standard columns and the search fields (docs/api.md "Lists").
  */
 export function listFieldAccess(actor: Actor, subject: Meta, listed: Meta): FieldAccess {
   if (actor.isAdministrator) return () => true;

@@ -7,7 +7,7 @@ import { sharedNames } from './shares.js';
 import { userPermissionCondition } from './user-permissions.js';
 
 /**
- * The row condition a list or count of `meta` gets for the principal (reference §7.6), or undefined
+ * The row condition a list or count of `meta` gets for the principal (docs/api.md "Lists"), or undefined
  * when every row is visible:
  * - without role read or select, only the documents shared with them (none shared: 403);
  * - an if_owner grant limits to `owner = user`; otherwise User Permissions limit the Link values;

@@ -15,7 +15,7 @@ export interface HasPermissionArgs {
 }
 
 /**
- * A DocType's `has_permission` (reference §12): `false` denies, `true` or `undefined` leave the
+ * A DocType's `has_permission` (docs/architecture.md "Permissions"): `false` denies, `true` or `undefined` leave the
  * decision to the role permissions. It runs only once the roles allow, so it can never widen access.
  */
 export type HasPermissionHook = (args: HasPermissionArgs) => boolean | undefined | Promise<boolean | undefined>;

@@ -17,7 +17,7 @@ function applicableRows(actor: Actor, meta: Meta): DocPerm[] {
 }
 
 /**
- * The union of the actor's DocPerm rows for `right` (reference §12): a row without if_owner
+ * The union of the actor's DocPerm rows for `right` (docs/architecture.md "Permissions"): a row without if_owner
  * grants everything; rows that only grant with if_owner restrict to the owner's documents
  * (`create` is never restricted by if_owner). Read implies select; submit needs a submittable DocType.
  */

@@ -10,7 +10,7 @@ export interface ShareGrant {
 }
 
 /**
- * True when the share gives `right` (reference §12): read, write, share and submit as stored;
+ * True when the share gives `right` (docs/architecture.md "Permissions"): read, write, share and submit as stored;
  * `select`, `email` and `print` follow read; nothing else (create, delete...) is ever shared.
  */
 export function shareAllows(share: ShareGrant, right: PermissionType): boolean {

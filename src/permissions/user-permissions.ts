@@ -34,7 +34,7 @@ function restrictedLinks(meta: Meta): RestrictedField[] {
 }
 
 /**
- * The list restriction User Permissions put on `meta` (reference §7.6): `name` among the allowed
+ * The list restriction User Permissions put on `meta` (docs/api.md "Lists"): `name` among the allowed
  * values of `meta` itself, and every restricted Link either empty or among the allowed values of its
  * target. Undefined when no rule concerns this DocType.
  */

@@ -10,7 +10,7 @@ import { selectList } from './select-list.js';
 import { shapeRow } from './shape-rows.js';
 
 /*
- * The nested form of list fields, `{"items": ["item_code", "qty"]}` (reference §7.1, develop):
+ * The nested form of list fields, `{"items": ["item_code", "qty"]}` (docs/api.md "Lists"):
  * each result row gets the rows of that Table field as an array, ordered by `idx`. They are read
  * by one extra statement per child table and page (`parent in (<the page's names>)`), never one
  * per row, and they follow the parent's permissions: the parents are the rows the caller may see,

@@ -145,7 +145,7 @@ function leaf(column: ResolvedColumn, op: Operator, value: unknown, env: Conditi
     case '<=':
     case '>':
     case '>=': {
-      // A NULL date is never "after" anything (reference §7.3).
+      // A NULL date is never "after" anything (docs/api.md "Lists").
       const plain = (op === '>' || op === '>=') && isDateLike(column);
       return sql<boolean>`${plain ? column.expr : orEmpty(column)} ${COMPARISONS[op]} ${toStored(column, value, env.timeZone)}`;
     }

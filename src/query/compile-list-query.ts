@@ -25,7 +25,7 @@ export interface CompileContext extends ScopeContext {
    * DocType. Only rows whose `parent` is a parent document matching it are listed.
    */
   readonly parentRestrict?: { readonly meta: Meta; readonly condition: Condition };
-  /** Direction of an order_by term that names none: `asc` in v1, `desc` in v2 (reference §7.4). */
+  /** Direction of an order_by term that names none: `asc` in v1, `desc` in v2 (docs/api.md "Lists"). */
   readonly defaultDirection?: 'asc' | 'desc';
   /** Today as `YYYY-MM-DD`, for reproducible date ranges; defaults to today in `timeZone`. */
   readonly today?: string;

@@ -95,7 +95,7 @@ export function toList(column: ResolvedColumn, value: unknown): unknown[] {
 /**
  * The bounds of a date range on a temporal column: a date column gets the dates (a datetime bound
  * is truncated), a datetime column widens a date-only `from` to its first and `to` to its last
- * microsecond (reference §7.3 `between`).
+ * microsecond (docs/api.md "Lists" `between`).
  */
 export function dateBounds(
   column: ResolvedColumn,

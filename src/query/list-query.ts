@@ -1,5 +1,5 @@
 /*
- * The typed form of a list request (reference §7): what parse-list-params.ts builds from raw
+ * The typed form of a list request (docs/api.md "Lists"): what parse-list-params.ts builds from raw
  * arguments and compile-list-query.ts turns into SQL. Nothing here has been checked against
  * metadata yet; names are only known to have a safe shape.
  */

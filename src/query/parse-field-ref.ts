@@ -2,7 +2,7 @@ import { DataError } from '../errors/index.js';
 import { AGGREGATES, type Aggregate, type ChildSelectItem, type FieldRef, type OrderTerm, type SelectItem } from './list-query.js';
 
 /*
- * The grammar of column references in list parameters (reference §7.1, §7.4). Only these shapes
+ * The grammar of column references in list parameters (docs/api.md "Lists"). Only these shapes
  * pass; everything else (functions, quotes, comments, semicolons, sub-queries) is a DataError
  * before any metadata is consulted:
  *   field | `field` | via.field | `tabDocType`.field | `tabDocType`.`field`
@@ -58,7 +58,7 @@ function aggregateFromDict(item: Record<string, unknown>): SelectItem {
 }
 
 /**
- * The nested form `{"items": ["item_code", "qty as quantity"]}` (reference §7.1, develop): plain
+ * The nested form `{"items": ["item_code", "qty as quantity"]}` (docs/api.md "Lists"): plain
  * columns of the child DocType, or `*`; joins, aggregates and further nesting are refused.
  */
 function childrenFromDict(table: string, list: readonly unknown[]): SelectItem {

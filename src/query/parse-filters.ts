@@ -4,7 +4,7 @@ import { MAX_FILTER_DEPTH } from './list-limits.js';
 import { parseFieldRef } from './parse-field-ref.js';
 
 /*
- * Every filter shape of reference §7.2, already decoded from JSON, into Conditions:
+ * Every filter shape of docs/api.md "Lists", already decoded from JSON, into Conditions:
  *   {"status": "Open", "date": [">", "2025-01-01"]}        dict: value, or [operator, value]
  *   [["status", "=", "Open"], ["ToDo", "name", "!=", "x"]]  list of 3- or 4-item conditions
  *   ["status", "=", "Open"]                                 a single condition

@@ -13,7 +13,7 @@ import { parseGroupBy, parseOrderBy, parseSelectItem } from './parse-field-ref.j
 
 /** How to read the parameters. */
 export interface ListParamsOptions {
-  /** Which API surface they came from: paging names differ (reference §3, §4.1). */
+  /** Which API surface they came from: paging names differ (docs/api.md "Requests and answers"). */
   readonly version: 'v1' | 'v2';
   /** The DocType from the route; without it, the `doctype` argument names it (`fw.client.get_list`). */
   readonly doctype?: string;
@@ -30,7 +30,7 @@ function isAbsent(value: unknown): boolean {
 }
 
 /**
- * A JSON-typed parameter arrives as a JSON string or as the native value (API.md "Requests").
+ * A JSON-typed parameter arrives as a JSON string or as the native value (docs/api.md "Requests and answers").
  * Text that is not JSON stays text (a bare name, `*`, a comma-separated field list).
  */
 function decodeJson(value: unknown, param: string): unknown {
@@ -95,7 +95,7 @@ function countLeaves(conditions: readonly Condition[]): number {
 }
 
 /**
- * The decoded `filters` / `or_filters` value. v2 takes only a list or a dict (reference §4.1);
+ * The decoded `filters` / `or_filters` value. v2 takes only a list or a dict (docs/api.md "API v2");
  * v1 also reads a bare name.
  */
 function filterValue(raw: unknown, param: string, version: 'v1' | 'v2'): unknown {
@@ -142,7 +142,7 @@ function paging(raw: Readonly<Record<string, unknown>>, version: 'v1' | 'v2'): {
 
 /**
  * Builds the typed query of a list request from its raw arguments (query string or
- * body, reference §3 and §4.1). Checks shapes only; names are checked against metadata when the
+ * body, docs/api.md "Requests and answers" and "API v2"). Checks shapes only; names are checked against metadata when the
  * query is compiled. Any malformed parameter is a 417 DataError naming it.
  */
 export function parseListParams(raw: Readonly<Record<string, unknown>>, opts: ListParamsOptions): ListQuery {

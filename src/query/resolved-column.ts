@@ -15,7 +15,7 @@ export interface ResolvedColumn {
   /** The column's own name: the output key unless the select item renames it. */
   readonly name: string;
   readonly kind: ValueKind;
-  /** What NULL stands for in `!=`, `not in` and comparisons (reference §7.3). */
+  /** What NULL stands for in `!=`, `not in` and comparisons (docs/api.md "Lists"). */
   readonly emptyValue: string | number;
   /** For integer columns, the largest magnitude they hold (a bigger or fractional filter value is refused). */
   readonly integerLimit?: number;
@@ -54,7 +54,7 @@ function asNumber(value: unknown): unknown {
   return value;
 }
 
-/** `creation` and `modified` always carry six fraction digits (API.md "Responses"). */
+/** `creation` and `modified` always carry six fraction digits (docs/api.md "Requests and answers"). */
 function asStoredTimestamp(value: unknown): unknown {
   if (value instanceof Date) return formatStoredDatetime(partsFromDriverDate(value));
   if (typeof value !== 'string') return value;

@@ -7,7 +7,7 @@ import type { ResolvedColumn } from './resolved-column.js';
 
 /** One resolved item of the select list. */
 export interface Selection {
-  /** The JSON key: the alias, else the column's own name (API.md "Pinned details"). */
+  /** The JSON key: the alias, else the column's own name (docs/api.md). */
   readonly key: string;
   /** The SQL alias: the key when it is a safe, unused identifier, else a generated one. */
   readonly column: string;

@@ -10,7 +10,7 @@ function value(row: Row, column: OutputColumn): unknown {
 }
 
 /**
- * Turns driver rows into list output (reference §7.5): objects keyed by the output keys with
+ * Turns driver rows into list output (docs/api.md "Lists"): objects keyed by the output keys with
  * `asDict` (a repeated key keeps the last value, as the reference's dict rows do), else arrays.
  * Every requested column is present, null or not.
  */

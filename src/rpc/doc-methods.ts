@@ -2,7 +2,6 @@ import { DoesNotExistError, PermissionError, TimestampMismatchError } from '../e
 import { mergePatch } from '../documents/build-document.js';
 import type { DocContext } from '../documents/doc-context.js';
 import { presentDoc } from '../documents/present-document.js';
-import { getSingle, loadSingle } from '../documents/single-document.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { Site } from '../site/site.js';
@@ -103,10 +102,10 @@ export interface DocMethodOutcome {
 export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMethodOutcome> {
   const { ctx, site, doctype, name } = inv;
   const meta = ctx.metas.get(doctype);
-  const stored = meta.isSingle ? await getSingle(ctx, site.documents, doctype, name) : await site.documents.get(ctx, doctype, name);
+  const stored = await site.documents.get(ctx, doctype, name);
   if (inv.right === 'write') {
     // Judged on the stored document itself: a read hides fields the caller may not read, which a rule may need.
-    await site.documents.authorize(ctx, meta, 'write', (await loadStored(inv, meta)) ?? stored);
+    await site.documents.authorize(ctx, meta, 'write', (await loadStored(inv)) ?? stored);
   }
 
   const doc: Doc = structuredClone(stored);
@@ -140,24 +139,23 @@ export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMeth
   }
 
   const result = await definition.handler({ ctx, site, doc, args: inv.args, http: inv.http });
-  return { result, doc: presentDoc(await documentAfter(inv, meta, stored, doc), 'v1') };
+  return { result, doc: presentDoc(await documentAfter(inv, stored, doc), 'v1') };
 }
 
-/** The document as stored, without permission checks; undefined once deleted (a Single always exists). */
-async function loadStored(inv: DocMethodInvocation, meta: Meta): Promise<Doc | undefined> {
-  if (meta.isSingle) return loadSingle(inv.ctx, meta);
-  return inv.site.documents.repo(inv.ctx).load(inv.ctx.q, meta, inv.name);
+/** The document as stored, without permission checks; undefined once deleted. */
+function loadStored(inv: DocMethodInvocation): Promise<Doc | undefined> {
+  return inv.site.documents.load(inv.ctx, inv.doctype, inv.name);
 }
 
 /**
  * The document to send back: as stored when the method saved it, else the in-memory one, which
  * carries the method's unsaved changes (and is all that is left when the method deleted it).
  */
-async function documentAfter(inv: DocMethodInvocation, meta: Meta, stored: Doc, inMemory: Doc): Promise<Doc> {
+async function documentAfter(inv: DocMethodInvocation, stored: Doc, inMemory: Doc): Promise<Doc> {
   const { ctx, site, doctype, name } = inv;
-  const now = await loadStored(inv, meta);
+  const now = await loadStored(inv);
   if (!now || now.modified === stored.modified) return inMemory;
-  return meta.isSingle ? getSingle(ctx, site.documents, doctype, name) : site.documents.get(ctx, doctype, name);
+  return site.documents.get(ctx, doctype, name);
 }
 
 /**

@@ -18,7 +18,7 @@ import { moveInternalTables } from './move-internal-tables.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 
-/** The standard roles every site has (reference §12). */
+/** The standard roles every site has (docs/architecture.md "Permissions"). */
 export const STANDARD_ROLES = ['Administrator', 'System Manager', 'All', 'Guest', 'Desk User'] as const;
 
 const SYSTEM_USER = 'Administrator';

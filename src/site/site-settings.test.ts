@@ -52,7 +52,7 @@ describe('effectiveSettings', () => {
     assert.deepEqual(settings, CONFIG);
   });
 
-  test('the built-in defaults are what API.md pins', () => {
+  test('the built-in defaults are what docs/api.md pins', () => {
     const settings = effectiveSettings(DEFAULT_CONFIG, {});
     assert.equal(settings.session_expiry, 7 * 24 * 3600);
     assert.equal(settings.max_file_size, 25 * 1024 * 1024);

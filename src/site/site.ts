@@ -10,7 +10,8 @@ import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
-import type { Database, Queryable, SqlStatement } from '../storage/database.js';
+import type { Database, Queryable } from '../storage/database.js';
+import { statementReader } from '../storage/statement-reader.js';
 import { runInUnit, UnitOfWork, type UnitErrorReporter } from '../storage/unit-of-work.js';
 import type { SiteConfig } from './site-config.js';
 import { SettingsCache } from './site-settings.js';
@@ -141,17 +142,8 @@ export class Site {
    */
   async detached<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
     if (unit.usesDatabase !== false) await this.db.read(async (q) => this.#refresh(q));
-    const db = this.db;
-    const q: Queryable = {
-      all: (statement) => db.read((c) => c.all(statement)),
-      run: (statement) => db.read((c) => c.run(statement)),
-      // No connection outlives one statement here, so rows come from one fetch rather than a cursor.
-      async *iterate<T>(statement: SqlStatement) {
-        yield* await db.read((c) => c.all<T>(statement));
-      },
-    };
     const done = this.newUnit();
-    return endsWith(work(this.context(principal, q, false, unit, done)), done);
+    return endsWith(work(this.context(principal, statementReader(this.db), false, unit, done)), done);
   }
 
   /**

@@ -28,8 +28,20 @@ export interface Queryable {
 /** The database of one site: read-only units of work and transactions. */
 export interface Database {
   readonly dialect: Dialect;
-  /** Runs `work` with a connection for reads; nothing it does is committed. */
+  /**
+   * Runs `work` as a read unit: a read-only transaction in which every statement sees one snapshot
+   * (SQLite: a read transaction on a read-only connection; PostgreSQL: REPEATABLE READ, READ ONLY).
+   * A write inside it is refused by the database itself, as a 403 PermissionError whose details
+   * carry `readOnlyRequest` (see read-only-refusal.ts). Rows of `iterate` come from a snapshot of
+   * their own on SQLite (a cursor needs a connection to itself there).
+   */
   read<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs one reading statement on its own: a single statement is its own snapshot, so no
+   * transaction is opened around it (PostgreSQL: autocommit on a connection whose transactions are
+   * read-only by default). A write is refused as in `read`.
+   */
+  readOne<T = Row>(statement: SqlStatement): Promise<T[]>;
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
    * Serialisation failures and deadlocks are retried by the dialect before giving up.

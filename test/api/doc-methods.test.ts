@@ -1,6 +1,5 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { updateSingle } from '../../src/documents/single-document.js';
 import { ValidationError } from '../../src/errors/index.js';
 import { testDialects } from '../helpers/dialects.js';
 import { assertError, createDocType, insertDoc, readDoc, resourceUrl, type Json } from '../helpers/document-api.js';
@@ -186,7 +185,7 @@ for (const dialect of testDialects()) {
         methods.registerDocMethod(
           GIZMO_SETTINGS,
           'bump',
-          async ({ ctx, site, doc }) => (await updateSingle(ctx, site.documents, GIZMO_SETTINGS, { counter: Number(doc.counter ?? 0) + 1 })).counter,
+          async ({ ctx, site, doc }) => (await site.documents.update(ctx, GIZMO_SETTINGS, GIZMO_SETTINGS, { counter: Number(doc.counter ?? 0) + 1 })).counter,
           { methods: ['POST'] },
         );
       });

@@ -109,6 +109,11 @@ for (const dialect of testDialects()) {
         const doc = await site.documents.insert(ctx, 'ToDo', { description: String(args.description ?? 'from a method') });
         return doc.name;
       });
+      // Runs its own SQL, beside any service: refused all the same when called with GET.
+      t.site.methods.register('fw.test_edges.raw_write', async ({ ctx }) => {
+        await ctx.q.run({ sql: "insert into \"tabToDo\" (name, description) values ('x-raw', 'x')", parameters: [] });
+        return 'written';
+      });
       served = await buildApp(t.site, { bodyIdleTimeoutMs: 400 });
       await served.listen({ port: 0, host: '127.0.0.1' });
       // Waits long enough that a test's own pauses never look idle.
@@ -230,12 +235,14 @@ for (const dialect of testDialects()) {
         assertV2Error(await t.request({ method: 'GET', url: '/api/v2/method/fw.test_edges.add_todo' }), 403, 'PermissionError');
       });
 
-      if (dialect.name === 'sqlite') {
-        test("a write on SQLite's read connection is translated to PermissionError, not a driver error", async () => {
-          const write = { sql: "insert into \"tabToDo\" (name, description) values ('x-ro', 'x')", parameters: [] };
-          await assert.rejects(t.site.db.read((q) => q.run(write)), PermissionError);
-        });
-      }
+      test('a write in a read unit is refused by the database and translated to PermissionError, not a driver error', async () => {
+        const write = { sql: "insert into \"tabToDo\" (name, description) values ('x-ro', 'x')", parameters: [] };
+        await assert.rejects(t.site.db.read((q) => q.run(write)), PermissionError);
+        // Raw SQL a handler runs itself meets the same refusal: nothing matches statement text.
+        const res = await t.request({ method: 'GET', url: '/api/method/fw.test_edges.raw_write' });
+        assertV1Error(res, 403, 'PermissionError');
+        assert.equal((await t.site.db.readOne({ sql: "select name from \"tabToDo\" where name = 'x-raw'", parameters: [] })).length, 0);
+      });
     });
 
     describe('a JSON body on GET is honoured', () => {

@@ -5,6 +5,7 @@ import { migrateSite } from '../../src/site/migrate-site.js';
 import type { Site } from '../../src/site/site.js';
 import { testDialects } from '../helpers/dialects.js';
 import { assertError, createDocType, insertDoc, readDoc, resourceUrl, serverMessages, type Json } from '../helpers/document-api.js';
+import { callMethod, messageOf } from '../helpers/method-calls.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 import { LIBRARY_APP, openWithApps, ScratchApps, withApps } from './app-site.js';
 
@@ -103,6 +104,34 @@ for (const dialect of testDialects()) {
         assert.deepEqual(serverMessages(refused), ['ToDos may not mention secrets']);
         assertError(await view.request({ method: 'POST', url: resourceUrl('ToDo'), body: {} }), 417, 'MandatoryError');
         assert.equal((await view.request({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'an open plan' } })).statusCode, 200);
+      });
+    });
+
+    test("an app reads and saves a Single through api.documents as any document: System Settings", async () => {
+      const settingsApp = await scratch.write(`export default {
+        name: 'tuner',
+        register(api) {
+          api.methods.register('tuner.read_settings', async ({ ctx }) => {
+            const doc = await api.documents.get(ctx, 'System Settings', 'System Settings');
+            return { name: doc.name, max_file_size: doc.max_file_size };
+          }, { methods: ['GET'] });
+          api.methods.register('tuner.save_settings', async ({ ctx, args }) => {
+            const doc = await api.documents.update(ctx, 'System Settings', 'System Settings', { max_file_size: Number(args.size) });
+            return doc.max_file_size;
+          });
+        },
+      };`);
+      await withView([settingsApp], async (view) => {
+        const read = await callMethod(view, 'GET', 'tuner.read_settings');
+        assert.equal(read.statusCode, 200, read.body);
+        assert.equal(messageOf(read).name, 'System Settings');
+        const saved = await callMethod(view, 'POST', 'tuner.save_settings', { size: 12345 });
+        assert.equal(saved.statusCode, 200, saved.body);
+        assert.equal(messageOf(saved), 12345);
+        assert.equal(messageOf(await callMethod(view, 'GET', 'tuner.read_settings')).max_file_size, 12345);
+        assert.equal((await readDoc(view, 'System Settings', 'System Settings')).max_file_size, 12345);
+        // Its rules hold as over REST: the one document cannot be deleted, and another name is 404.
+        assertError(await view.request({ method: 'DELETE', url: resourceUrl('System Settings', 'System Settings') }), 417, 'ValidationError');
       });
     });
 

@@ -75,7 +75,7 @@ describe('docs/benchmarks.md update', () => {
         command: 'npm run bench -- --quick',
         date: '2031-01-01 00:00 UTC',
         machine: { cores: 2, cpu: 'cpu', memoryGB: 4, node: 'v20', platform: 'linux', loadAverage: [1, 1, 1] },
-        settings: { quick: true, connections: 10, sliceSeconds: 0.5, warmupSeconds: 0.25, pairs: 2, fwLogLevel: 'warn' },
+        settings: { quick: true, connections: [10], sliceSeconds: 0.5, warmupSeconds: 0.25, pairs: 2, fwLogLevel: 'warn' },
         notes: [],
         runs: [],
         targets: [],

@@ -28,13 +28,18 @@ const sqliteCase: DialectCase = {
   },
 };
 
-/** Runs one statement on the admin database (CREATE/DROP DATABASE cannot run in a transaction). */
+/**
+ * Runs one statement on the admin database with the driver itself: CREATE/DROP DATABASE cannot run
+ * in a transaction, and fw's connections only write inside one.
+ */
 async function admin(sql: string): Promise<void> {
-  const db = await openDatabase(adminUrl(), { poolSize: 1 });
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: adminUrl(), connectionTimeoutMillis: 5000 });
+  await client.connect();
   try {
-    await db.read((q) => q.run({ sql, parameters: [] }));
+    await client.query(sql);
   } finally {
-    await db.close();
+    await client.end();
   }
 }
 

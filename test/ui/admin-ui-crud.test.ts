@@ -30,7 +30,7 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
     base = await listen(t);
     browser = await launchBrowser();
     ({ page, problems } = await newContext(browser, base));
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(20_000);
     // A child table and a Link target made through the API; the parent is built in the UI below.
     dataOf(await t.request({ method: 'POST', url: '/api/resource/DocType', body: {
       name: 'UI Line', istable: 1, module: 'Shop',

@@ -31,7 +31,7 @@ describe(`admin UI: people (${dialect.name})`, { skip }, () => {
     base = await listen(t);
     browser = await launchBrowser();
     ({ page: admin, problems } = await newContext(browser, base));
-    admin.setDefaultTimeout(10_000);
+    admin.setDefaultTimeout(20_000);
     await createRole(t, 'Note Reader');
     await createRole(t, 'Note Writer');
     await createUser(t, 'reader@example.com', { roles: ['Note Reader'] });
@@ -61,7 +61,7 @@ describe(`admin UI: people (${dialect.name})`, { skip }, () => {
 
   test('a user who may only read sees a read-only form, and a refused request shows its message', async () => {
     const { context, page, problems: readerProblems } = await newContext(browser, base);
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(20_000);
     try {
       await login(page, 'reader@example.com', USER_PASSWORD);
       // Home lists only what the reader may read.
@@ -90,14 +90,17 @@ describe(`admin UI: people (${dialect.name})`, { skip }, () => {
   test('a save in one session refreshes the list and raises a banner in the other', async () => {
     const list = admin;
     const form = await admin.context().newPage();
-    form.setDefaultTimeout(10_000);
+    form.setDefaultTimeout(20_000);
     const { context, page: writer } = await newContext(browser, base);
-    writer.setDefaultTimeout(10_000);
+    writer.setDefaultTimeout(20_000);
     try {
       await list.goto('/app/collab-note');
       await list.getByRole('cell', { name: 'Quarterly plan' }).waitFor();
       await form.goto(`/app/collab-note/${noteName}`);
       await form.getByLabel(/^Title/).waitFor();
+      // Both pages are listening (the server confirmed their rooms) before the other session saves.
+      await list.locator('html[data-realtime-joined]').waitFor({ state: 'attached' });
+      await form.locator('html[data-realtime-joined]').waitFor({ state: 'attached' });
       await login(writer, 'writer@example.com', USER_PASSWORD);
       await writer.goto(`/app/collab-note/${noteName}`);
       await writer.getByLabel(/^Title/).fill('Quarterly plan (revised)');

@@ -1,5 +1,6 @@
 import { createApp } from 'vue';
 import App from './App.vue';
+import { loadCsrfToken } from './lib/api';
 import { startRealtime } from './lib/realtime-socket';
 import { loadBoot, session } from './lib/session';
 import { router } from './router';
@@ -9,7 +10,7 @@ import './styles.css';
 router.beforeEach(async (to) => {
   if (to.meta.guest || session.boot) return true;
   try {
-    const boot = await loadBoot();
+    const [boot] = await Promise.all([loadBoot(), loadCsrfToken()]);
     void startRealtime(boot.site_name ?? null).catch(() => undefined);
     return true;
   } catch {

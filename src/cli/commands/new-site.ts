@@ -1,5 +1,5 @@
 import { createSite } from '../../site/open-site.js';
-import { UsageError } from '../main.js';
+import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 
 /** `fw new-site <dir> [--db <url>] [--admin-password <pw>]` */

@@ -1,5 +1,5 @@
 import { restoreSite } from '../../site/site-restore.js';
-import { UsageError } from '../main.js';
+import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 
 /**

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { createSite, openSite, siteExists } from '../../site/open-site.js';
 import { runClusterPrimary } from '../cluster-primary.js';
-import { UsageError } from '../main.js';
+import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 import { jsonLineLog } from '../process-log.js';
 import { serveSite } from '../serve-site.js';

@@ -2,7 +2,7 @@ import { DuplicateEntryError, UniqueValidationError } from '../../errors/index.j
 import { openSite, siteExists } from '../../site/open-site.js';
 import type { Site } from '../../site/site.js';
 import { addUser, changePassword, generatePassword, generateUserKeys, setUserEnabled } from '../../site/user-admin.js';
-import { UsageError } from '../main.js';
+import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 
 const SITE_OPTIONS = { site: { type: 'string' }, db: { type: 'string' } } as const;

@@ -1,7 +1,7 @@
 import { startSiteWorker } from '../../jobs/site-job-units.js';
 import type { JobLogger } from '../../jobs/job-worker.js';
 import { openSite, siteExists } from '../../site/open-site.js';
-import { UsageError } from '../main.js';
+import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 import { jsonLineLog, type ProcessLog } from '../process-log.js';
 

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
 import { bindArguments, type HttpVerb } from '../../rpc/method-registry.js';
 import type { Site } from '../../site/site.js';
-import { readOnlyContext } from '../read-only-guard.js';
 import { requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';
 
@@ -10,7 +9,8 @@ const METHOD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /**
  * Calls a whitelisted method: unknown path 404, verb not allowed or Guest on a protected method
- * 403; GET runs read-only (a write it attempts is a 403 telling the client to use POST), every
+ * 403; GET runs in a read unit (a write it attempts is refused by the database: a 403 telling the
+ * client to use POST), every
  * other verb in one transaction that an error rolls back, except methods registered with
  * `ownTransactions` (login), which open their own.
  */
@@ -40,7 +40,7 @@ export async function callMethod(
   const unit = { sid: rc.sid, usesDatabase: method.usesDatabase };
   const result = await run(
     rc.principal,
-    (ctx) => method.handler({ ctx: readOnly ? readOnlyContext(ctx, method.path) : ctx, args: bound, site, http }),
+    (ctx) => method.handler({ ctx, args: bound, site, http }),
     unit,
   );
   const body: Record<string, unknown> = result === undefined || result === null ? {} : { [envelope]: result };

@@ -3,11 +3,9 @@ import { MethodNotAllowed } from '../../errors/index.js';
 import { listRows, planList, runList } from '../../documents/list-documents.js';
 import { presentDoc, type Presentation } from '../../documents/present-document.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { deleteSingle, getSingle, isSingleDocType, refuseSingleList, updateSingle } from '../../documents/single-document.js';
 import { invokeDocMethod } from '../../rpc/doc-methods.js';
 import type { Site } from '../../site/site.js';
 import { sendJsonRows, type JsonEnvelope } from '../json-row-stream.js';
-import { readOnlyContext } from '../read-only-guard.js';
 import { documentPayload, requestArgs } from '../request-args.js';
 import { httpExchange, requestContext, type RequestContext } from '../request-context.js';
 
@@ -40,7 +38,6 @@ function registerVersion(app: FastifyInstance, site: Site, base: string, style: 
       if (req.method === 'GET') {
         const args = requestArgs(req);
         const result = await site.read(rc.principal, async (ctx) => {
-          if (isSingleDocType(ctx, doctype)) return refuseSingleList(ctx, site.documents, doctype);
           const plan = await planList(ctx, doctype, args, style);
           if (plan.pageLength > 0) return runList(ctx, plan);
           // Every row: streamed from the cursor inside this unit of work, never held whole.
@@ -54,11 +51,7 @@ function registerVersion(app: FastifyInstance, site: Site, base: string, style: 
         const payload = documentPayload(requestArgs(req));
         const doc = await site.write(
           rc.principal,
-          // A Single has its one document already: creating it saves it, as the reference's insert does.
-          (ctx) =>
-            isSingleDocType(ctx, doctype)
-              ? updateSingle(ctx, site.documents, doctype, payload)
-              : site.documents.insert(ctx, doctype, payload, { keepClientName: style === 'v2' }),
+          (ctx) => site.documents.insert(ctx, doctype, payload, { keepClientName: style === 'v2' }),
           { sid: rc.sid },
         );
         return { data: presentDoc(doc, style) };
@@ -78,29 +71,20 @@ function registerVersion(app: FastifyInstance, site: Site, base: string, style: 
       if (runMethod !== undefined) return { data: (await runDocumentMethod(site, req, reply, rc, doctype, name, runMethod)) ?? null };
       switch (req.method) {
         case 'GET': {
-          const doc = await site.read(rc.principal, (ctx) =>
-            isSingleDocType(ctx, doctype) ? getSingle(ctx, site.documents, doctype, name) : site.documents.get(ctx, doctype, name),
-          );
+          const doc = await site.read(rc.principal, (ctx) => site.documents.get(ctx, doctype, name));
           return { data: presentDoc(doc, style) };
         }
         case 'PATCH':
         case 'PUT': {
           if (req.method === 'PATCH' && style === 'v1') return notAllowed(reply, req, 'GET, PUT, DELETE');
           const patch = documentPayload(requestArgs(req));
-          const doc = await site.write(
-            rc.principal,
-            (ctx) =>
-              isSingleDocType(ctx, doctype)
-                ? updateSingle(ctx, site.documents, doctype, patch, name)
-                : site.documents.update(ctx, doctype, name, patch),
-            { sid: rc.sid },
-          );
+          const doc = await site.write(rc.principal, (ctx) => site.documents.update(ctx, doctype, name, patch), { sid: rc.sid });
           return { data: presentDoc(doc, style) };
         }
         case 'DELETE':
           await site.write(
             rc.principal,
-            (ctx) => (isSingleDocType(ctx, doctype) ? deleteSingle(ctx, site.documents, doctype, name) : site.documents.delete(ctx, doctype, name)),
+            (ctx) => site.documents.delete(ctx, doctype, name),
             { sid: rc.sid },
           );
           reply.code(202);
@@ -140,7 +124,7 @@ async function runDocumentMethod(
   const read = req.method === 'GET';
   const work = (ctx: DocContext) => invokeDocMethod({ ctx, site, http, doctype, name, method, args, right: read ? 'read' : 'write' });
   const outcome = read
-    ? await site.read(rc.principal, (ctx) => work(readOnlyContext(ctx, `${doctype}.${method}`)), { sid: rc.sid })
+    ? await site.read(rc.principal, work, { sid: rc.sid })
     : await site.write(rc.principal, work, { sid: rc.sid });
   return outcome.result;
 }

@@ -33,7 +33,7 @@ export interface FieldType {
   resolveDefault?(text: string, field: DocField, ctx: FieldContext): unknown;
   /** True when a stored value counts as missing for `reqd` (beyond null). */
   isEmpty?(value: unknown): boolean;
-  /** For `!=`, `not in` and comparisons: the empty value NULL stands for (reference §7.3). */
+  /** For `!=`, `not in` and comparisons: the empty value NULL stands for (docs/api.md "Lists"). */
   readonly emptyValue?: string | number;
   /** True for types whose values are numbers (Int, Float, Check...). */
   readonly numeric?: boolean;

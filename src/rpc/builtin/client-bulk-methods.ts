@@ -3,7 +3,7 @@ import { ValidationError } from '../../errors/index.js';
 import type { HttpVerb, MethodCall, MethodRegistry } from '../method-registry.js';
 import { insertClientDoc } from './client-write-methods.js';
 
-/** The most documents one insert_many call may carry (reference §14). */
+/** The most documents one insert_many call may carry (docs/api.md "Methods"). */
 export const INSERT_MANY_LIMIT = 200;
 const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
 

@@ -1,32 +1,27 @@
 import { getChildRow } from '../../documents/child-row-operations.js';
 import { getDocumentValues } from '../../documents/document-values.js';
-import { findDocument } from '../../documents/find-document.js';
+import { getDocumentBy } from '../../documents/find-document.js';
 import { countDocuments, listDocuments } from '../../documents/list-documents.js';
 import { presentDoc } from '../../documents/present-document.js';
-import { getSingle, isSingleDocType, loadSingle, refuseSingleList } from '../../documents/single-document.js';
-import { readSingleValue } from '../../documents/single-values.js';
-import { DataError, DoesNotExistError, FrappeTypeError, ValidationError } from '../../errors/index.js';
+import { getSingleValue as readSingleValue } from '../../documents/single-values.js';
+import { DataError, DoesNotExistError } from '../../errors/index.js';
 import { PERMISSION_TYPES, type Doc, type PermissionType } from '../../meta/doctype.js';
 import type { MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
 import { fieldnameArg, filterArg, pick } from './client-args.js';
 
 const DOCTYPE: ParamSpec = { name: 'doctype', type: 'string', required: true };
 
-/** The parameters get_list takes (reference §14); others, such as frappe-ui's `start` and `limit`, are ignored. */
+/** The parameters get_list takes (docs/api.md "Methods"); others, such as frappe-ui's `start` and `limit`, are ignored. */
 const LIST_PARAMS = ['fields', 'filters', 'or_filters', 'group_by', 'order_by', 'limit_start', 'limit_page_length', 'parent', 'as_dict'];
 
 /** `get_list`: the rows of a DocType by list parameters, as `GET /api/resource/<doctype>` answers them. */
-async function getList({ ctx, site, args }: MethodCall): Promise<unknown[]> {
-  const doctype = String(args.doctype);
-  if (isSingleDocType(ctx, doctype)) return refuseSingleList(ctx, site.documents, doctype);
-  return (await listDocuments(ctx, doctype, pick(args, LIST_PARAMS), 'v1')).rows;
+async function getList({ ctx, args }: MethodCall): Promise<unknown[]> {
+  return (await listDocuments(ctx, String(args.doctype), pick(args, LIST_PARAMS), 'v1')).rows;
 }
 
 /** `get_count`: how many documents match `filters` among those the caller may see. */
-async function getCount({ ctx, site, args }: MethodCall): Promise<number> {
-  const doctype = String(args.doctype);
-  if (isSingleDocType(ctx, doctype)) return refuseSingleList(ctx, site.documents, doctype);
-  return countDocuments(ctx, doctype, pick(args, ['filters', 'or_filters', 'parent']));
+async function getCount({ ctx, args }: MethodCall): Promise<number> {
+  return countDocuments(ctx, String(args.doctype), pick(args, ['filters', 'or_filters', 'parent']));
 }
 
 /**
@@ -34,18 +29,9 @@ async function getCount({ ctx, site, args }: MethodCall): Promise<number> {
  * takes neither (its one document; a name other than its own is 404, filters are ignored).
  */
 async function getDoc({ ctx, site, args }: MethodCall): Promise<Doc> {
-  const doctype = String(args.doctype);
-  const parent = args.parent as string | undefined;
-  const meta = ctx.metas.get(doctype);
   const named = args.name !== undefined && args.name !== '';
-  if (meta.isSingle) return presentDoc(await getSingle(ctx, site.documents, doctype, named ? String(args.name) : doctype), 'v1');
   const target = named ? { name: String(args.name) } : filterArg(args.filters);
-  if (target === undefined) throw new FrappeTypeError('Pass name or filters');
-  let doc: Doc;
-  if ('filters' in target) doc = await findDocument(ctx, site.documents, doctype, target.filters, parent);
-  else if (meta.isChild) doc = await getChildRow(ctx, site.documents, doctype, target.name, parent);
-  else doc = await site.documents.get(ctx, doctype, target.name);
-  return presentDoc(doc, 'v1');
+  return presentDoc(await getDocumentBy(ctx, site.documents, String(args.doctype), target, args.parent as string | undefined), 'v1');
 }
 
 /** `get_value`: some fields of the first matching document; see getDocumentValues for the shapes. */
@@ -61,10 +47,7 @@ async function getValue({ ctx, site, args }: MethodCall): Promise<unknown> {
 
 /** `get_single_value`: one value of a Single DocType, empty ones cast as the reference does (417 for a DocType that is not one). */
 async function getSingleValue({ ctx, site, args }: MethodCall): Promise<unknown> {
-  const meta = ctx.metas.get(String(args.doctype));
-  await site.documents.authorize(ctx, meta, 'read');
-  if (!meta.isSingle) throw new ValidationError(`${meta.name} is not a Single DocType`, { doctype: meta.name });
-  return readSingleValue(ctx, meta, String(args.field));
+  return readSingleValue(ctx, site.documents, String(args.doctype), String(args.field));
 }
 
 /**
@@ -79,11 +62,7 @@ async function hasPermissionMethod({ ctx, site, args }: MethodCall): Promise<{ h
     throw new DataError(`Unknown permission type ${right}: use one of ${PERMISSION_TYPES.join(', ')}`);
   }
   const name = String(args.docname);
-  const doc = meta.isSingle
-    ? name === meta.name
-      ? await loadSingle(ctx, meta)
-      : undefined
-    : await site.documents.repo(ctx).load(ctx.q, meta, name);
+  const doc = await site.documents.load(ctx, meta.name, name);
   if (!doc) {
     if (!(await site.documents.can(ctx, meta, 'read'))) return { has_permission: false };
     throw new DoesNotExistError(`${meta.name} ${name} not found`, { doctype: meta.name });

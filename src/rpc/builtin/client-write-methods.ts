@@ -3,7 +3,6 @@ import type { DocContext } from '../../documents/doc-context.js';
 import type { DocumentService } from '../../documents/document-service.js';
 import { presentDoc } from '../../documents/present-document.js';
 import { renameDocument } from '../../documents/rename-document.js';
-import { deleteSingle, updateSingle } from '../../documents/single-document.js';
 import { FrappeTypeError, ValidationError } from '../../errors/index.js';
 import { CHILD_FIELDS, STANDARD_FIELDS, type Doc } from '../../meta/doctype.js';
 import type { HttpVerb, MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
@@ -24,8 +23,6 @@ export async function insertClientDoc(ctx: DocContext, service: DocumentService,
   const { doc, doctype } = documentArg(raw);
   const meta = ctx.metas.get(doctype);
   if (meta.isChild) return insertChildRow(ctx, service, doc);
-  // A Single's one document exists already: inserting it saves it, as in the reference.
-  if (meta.isSingle) return updateSingle(ctx, service, doctype, doc);
   return service.insert(ctx, doctype, doc);
 }
 
@@ -51,9 +48,7 @@ async function setValue({ ctx, site, args }: MethodCall): Promise<Doc> {
   const meta = ctx.metas.get(doctype);
   const doc = meta.isChild
     ? await updateChildRow(ctx, site.documents, doctype, name, values)
-    : meta.isSingle
-      ? await updateSingle(ctx, site.documents, doctype, values, name)
-      : await site.documents.update(ctx, doctype, name, values);
+    : await site.documents.update(ctx, doctype, name, values);
   return presentDoc(doc, 'v1');
 }
 
@@ -78,7 +73,7 @@ async function insert({ ctx, site, args }: MethodCall): Promise<Doc> {
  */
 async function save({ ctx, site, args }: MethodCall): Promise<Doc> {
   const { doc, doctype, name } = documentArg(args.doc);
-  if (ctx.metas.get(doctype).isSingle) return presentDoc(await updateSingle(ctx, site.documents, doctype, doc, name ?? doctype), 'v1');
+  // Without a name it is inserted (a Single's one document: saved).
   if (name === undefined) return presentDoc(await site.documents.insert(ctx, doctype, doc), 'v1');
   return presentDoc(await site.documents.update(ctx, doctype, name, doc), 'v1');
 }
@@ -88,7 +83,6 @@ async function deleteDoc({ ctx, site, args }: MethodCall): Promise<undefined> {
   const doctype = String(args.doctype);
   const meta = ctx.metas.get(doctype);
   if (meta.isChild) await deleteChildRow(ctx, site.documents, doctype, String(args.name));
-  else if (meta.isSingle) await deleteSingle(ctx, site.documents, doctype, String(args.name));
   else await site.documents.delete(ctx, doctype, String(args.name));
   return undefined;
 }

@@ -1,5 +1,4 @@
 import { countDocuments, planList, runList } from '../../documents/list-documents.js';
-import { isSingleDocType, refuseSingleList } from '../../documents/single-document.js';
 import type { MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
 import { pick } from './client-args.js';
 
@@ -18,19 +17,16 @@ function listArgs(args: Readonly<Record<string, unknown>>): Record<string, unkno
  * `fw.desk.reportview.get` (list views): the compressed form `{keys, values, user_info}`, one key
  * per column and one array of values per row, so a long list does not repeat its keys.
  */
-async function reportviewGet({ ctx, site, args }: MethodCall): Promise<{ keys: string[]; values: unknown[]; user_info: object }> {
+async function reportviewGet({ ctx, args }: MethodCall): Promise<{ keys: string[]; values: unknown[]; user_info: object }> {
   const doctype = String(args.doctype);
-  if (isSingleDocType(ctx, doctype)) return refuseSingleList(ctx, site.documents, doctype);
   const plan = await planList(ctx, doctype, { ...listArgs(args), as_dict: false }, 'v1');
   const { rows } = await runList(ctx, plan);
   return { keys: plan.columns.map((c) => c.key), values: rows, user_info: {} };
 }
 
 /** `fw.desk.reportview.get_count`: how many documents match, under the same rules as get_count. */
-async function reportviewCount({ ctx, site, args }: MethodCall): Promise<number> {
-  const doctype = String(args.doctype);
-  if (isSingleDocType(ctx, doctype)) return refuseSingleList(ctx, site.documents, doctype);
-  return countDocuments(ctx, doctype, pick(args, ['filters', 'or_filters', 'parent']));
+async function reportviewCount({ ctx, args }: MethodCall): Promise<number> {
+  return countDocuments(ctx, String(args.doctype), pick(args, ['filters', 'or_filters', 'parent']));
 }
 
 const DOCTYPE: ParamSpec = { name: 'doctype', type: 'string', required: true };

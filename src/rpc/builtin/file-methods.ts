@@ -10,7 +10,7 @@ import type { MethodCall, MethodOptions, MethodRegistry } from '../method-regist
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 /**
- * `upload_file` (reference §13): the multipart part `file` (staged by the HTTP layer before the
+ * `upload_file` (docs/files.md): the multipart part `file` (staged by the HTTP layer before the
  * call), or `file_url` to register an existing or remote file; `is_private`, `folder`, and
  * `doctype` + `docname` (+ `fieldname`) to attach it. Answers the File document.
  */

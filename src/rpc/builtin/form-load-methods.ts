@@ -1,7 +1,6 @@
 import type { DocContext } from '../../documents/doc-context.js';
 import { listDocuments } from '../../documents/list-documents.js';
 import { presentDoc } from '../../documents/present-document.js';
-import { getSingle } from '../../documents/single-document.js';
 import { PERMISSION_TYPES, type Doc } from '../../meta/doctype.js';
 import type { Site } from '../../site/site.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
@@ -64,9 +63,8 @@ export async function loadDocinfo(ctx: DocContext, site: Site, doctype: string, 
  */
 async function getdoc({ ctx, site, args, http }: MethodCall): Promise<undefined> {
   const doctype = String(args.doctype);
-  const meta = ctx.metas.get(doctype);
   const name = args.name === undefined || args.name === null || args.name === '' ? doctype : String(args.name);
-  const doc = meta.isSingle ? await getSingle(ctx, site.documents, doctype, name) : await site.documents.get(ctx, doctype, name);
+  const doc = await site.documents.get(ctx, doctype, name);
   http.extraBody.docs = [presentDoc(doc, 'v1')];
   http.extraBody.docinfo = await loadDocinfo(ctx, site, doctype, doc);
   return undefined;

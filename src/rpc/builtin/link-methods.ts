@@ -15,11 +15,7 @@ async function validateLink({ ctx, site, args }: MethodCall): Promise<Record<str
     throw new PermissionError(`You do not have Read or Select Permissions for ${meta.name}`, { doctype: meta.name });
   }
   const docname = String(args.docname);
-  const stored = meta.isSingle
-    ? docname === meta.name
-      ? docname
-      : undefined
-    : (await site.documents.repo(ctx).load(ctx.q, meta, docname))?.name;
+  const stored = (await site.documents.load(ctx, meta.name, docname))?.name;
   const values: Record<string, unknown> = { name: stored ?? null };
   const fields = args.fields === undefined || args.fields === null || args.fields === '' ? [] : fieldnameArg(args.fields, 'fields');
   if (stored === undefined || fields.length === 0) return values;

@@ -15,7 +15,7 @@ const REORDER_MARGIN = 256;
 const SEEN_KEPT = 4096;
 const MAX_BACKOFF_MS = 5_000;
 
-/** Runs statements on a pooled connection (the database's own read units). */
+/** Runs statements on a pooled connection, in a transaction of their own (they write). */
 export type PooledRead = <T>(work: (q: Queryable) => Promise<T>) => Promise<T>;
 
 interface Row {

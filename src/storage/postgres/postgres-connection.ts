@@ -9,7 +9,8 @@ export interface PgResult {
 
 /** The node-postgres client methods we use; driver types stay inside this folder. */
 export interface PgClient {
-  query(config: { text: string; values?: unknown[] }): Promise<PgResult>;
+  /** Several results when the text holds several statements (simple protocol, no values). */
+  query(config: { text: string; values?: unknown[] }): Promise<PgResult | PgResult[]>;
   release(destroy?: boolean): void;
 }
 
@@ -21,39 +22,77 @@ function bindable(parameters: readonly unknown[]): unknown[] {
   return parameters.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
 }
 
+/** How a read unit's transaction begins: one snapshot for all its statements, writes refused. */
+const BEGIN_READ = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
+
 /**
- * One pooled client seen through the Queryable port. `inTransaction` says whether the caller has
- * opened a transaction; iteration needs one for its cursor and opens its own otherwise.
+ * What the caller made of the connection: `transaction`, a write transaction it opened; `read`, a
+ * read unit, whose read-only transaction this class opens with its first statement; `statement`,
+ * autocommit (statements are read-only by the session's default, see postgres-database.ts).
+ */
+export type ConnectionMode = 'transaction' | 'read' | 'statement';
+
+/**
+ * One pooled client seen through the Queryable port. Iteration needs a transaction for its cursor
+ * and opens its own in `statement` mode.
  */
 export class PostgresConnection implements Queryable {
   readonly #client: PgClient;
-  readonly #inTransaction: boolean;
+  readonly #mode: ConnectionMode;
+  /** In `read` mode: whether the read-only transaction has begun. */
+  #begun = false;
   #openCursors = 0;
   #cursorSeq = 0;
   #broken = false;
 
-  constructor(client: PgClient, options: { inTransaction: boolean }) {
+  constructor(client: PgClient, mode: ConnectionMode) {
     this.#client = client;
-    this.#inTransaction = options.inTransaction;
+    this.#mode = mode;
   }
 
   /** True when the connection must not go back to the pool: it failed, or a cursor was abandoned open. */
   get unfitForReuse(): boolean {
-    return this.#broken || (!this.#inTransaction && this.#openCursors > 0);
+    return this.#broken || (this.#mode === 'statement' && this.#openCursors > 0);
   }
 
   /** Runs SQL text with no parameters (transaction control). */
   async exec(text: string): Promise<void> {
-    await this.#query(text, undefined);
+    await this.#send(text, undefined);
   }
 
-  async #query(text: string, values: unknown[] | undefined): Promise<PgResult> {
+  /**
+   * Ends a read unit's transaction without waiting for the server's answer: the client sends
+   * COMMIT before any statement of whoever takes the connection next (it queues them in order), and
+   * a read-only transaction has nothing to lose if the connection dies meanwhile. So a read unit
+   * costs no round trip beyond its statements.
+   */
+  endRead(): void {
+    if (this.#mode !== 'read' || !this.#begun) return;
+    this.#begun = false;
+    // A failure here means a lost connection, which its next user meets and reports.
+    this.#client.query({ text: 'COMMIT' }).catch(() => {});
+  }
+
+  async #send(text: string, values: unknown[] | undefined): Promise<PgResult> {
     try {
-      return await this.#client.query(values === undefined ? { text } : { text, values });
+      const result = await this.#client.query(values === undefined ? { text } : { text, values });
+      return Array.isArray(result) ? result[result.length - 1] : result;
     } catch (err) {
       if (isConnectionFailure(err)) this.#broken = true;
       throw translatePostgresError(err);
     }
+  }
+
+  /**
+   * A statement; in a read unit the first one also begins its transaction. A statement without
+   * values travels in the same message as the BEGIN (the simple protocol takes several statements),
+   * which is the common case: every unit of work starts with the parameterless metadata check.
+   */
+  #query(text: string, values: unknown[]): Promise<PgResult> {
+    if (this.#mode !== 'read' || this.#begun) return this.#send(text, values);
+    this.#begun = true;
+    if (values.length === 0) return this.#send(`${BEGIN_READ}; ${text}`, undefined);
+    return this.#send(BEGIN_READ, undefined).then(() => this.#send(text, values));
   }
 
   async all<T = Row>(s: SqlStatement): Promise<T[]> {
@@ -70,15 +109,20 @@ export class PostgresConnection implements Queryable {
    */
   async *iterate<T = Row>(s: SqlStatement): AsyncIterable<T> {
     const cursor = `fw_cursor_${++this.#cursorSeq}`;
-    // Outside a caller's transaction the first open cursor begins one and the last one ends it.
-    const ownTransaction = !this.#inTransaction;
+    // In autocommit the first open cursor begins a transaction and the last one ends it; a read
+    // unit's cursors live in its transaction.
+    const ownTransaction = this.#mode === 'statement';
     const begins = ownTransaction && this.#openCursors++ === 0;
     let failed = false;
     try {
       if (begins) await this.exec('BEGIN');
+      if (this.#mode === 'read' && !this.#begun) {
+        this.#begun = true;
+        await this.exec(BEGIN_READ);
+      }
       await this.#query(`declare ${cursor} no scroll cursor for ${s.sql}`, bindable(s.parameters));
       for (;;) {
-        const { rows } = await this.#query(`fetch ${FETCH_SIZE} from ${cursor}`, undefined);
+        const { rows } = await this.#send(`fetch ${FETCH_SIZE} from ${cursor}`, undefined);
         for (const row of rows) yield row as T;
         if (rows.length < FETCH_SIZE) break;
       }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceUnavailableError } from '../../errors/index.js';
-import type { BroadcastChannel, Database, Queryable } from '../database.js';
+import type { BroadcastChannel, Database, Queryable, Row, SqlStatement } from '../database.js';
 import { PostgresBroadcast } from './postgres-broadcast.js';
 import { pgDump, pgRestore } from './pg-tools.js';
 import { PostgresConnection, type PgClient } from './postgres-connection.js';
@@ -33,8 +33,12 @@ const DEFAULTS = { poolSize: 10, connectionTimeoutMs: 5_000, statementTimeoutMs:
 const CLIENT_GRACE_MS = 5_000;
 const MAX_ATTEMPTS = 4;
 const BACKOFF_BASE_MS = 15;
-/** Every connection speaks ISO dates and UTC, whatever the server's defaults. */
-const SESSION_SETUP = "set datestyle to 'ISO, YMD'; set timezone to 'UTC'";
+/**
+ * Every connection speaks ISO dates and UTC, whatever the server's defaults, and its transactions
+ * (autocommit statements included) are read-only unless begun READ WRITE: only `transaction()`
+ * writes, and the server refuses a write anywhere else.
+ */
+const SESSION_SETUP = "set datestyle to 'ISO, YMD'; set timezone to 'UTC'; set default_transaction_read_only to on";
 
 /** Thrown when a transaction's BEGIN fails on a dead connection: nothing ran, so it is safe to try again. */
 class StaleConnection {
@@ -46,8 +50,9 @@ function backoff(attempt: number): number {
 }
 
 /**
- * A PostgreSQL database through a pool of node-postgres clients. Transactions run at the server's
- * default isolation (READ COMMITTED); writers that read-modify-write lock rows with FOR UPDATE.
+ * A PostgreSQL database through a pool of node-postgres clients. Write transactions run at the
+ * server's default isolation (READ COMMITTED); writers that read-modify-write lock rows with FOR
+ * UPDATE. Read units are REPEATABLE READ, READ ONLY transactions: one snapshot, writes refused.
  */
 export class PostgresDatabase implements Database {
   readonly dialect = new PostgresDialect();
@@ -92,14 +97,28 @@ export class PostgresDatabase implements Database {
   }
 
   /**
-   * One pooled connection for the whole unit of work, statements in autocommit: the port's "nothing
-   * is committed" holds only because callers do not write here (SQLite's reader refuses writes).
+   * One pooled connection for the whole unit, in a REPEATABLE READ, READ ONLY transaction that
+   * begins with its first statement (in the same message when that statement has no values) and
+   * whose COMMIT is sent without waiting (see PostgresConnection). A unit that runs no statement
+   * opens no transaction.
    */
   async read<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
     const client = await this.#connect();
-    const conn = new PostgresConnection(client, { inTransaction: false });
+    const conn = new PostgresConnection(client, 'read');
     try {
       return await work(conn);
+    } finally {
+      conn.endRead();
+      client.release(conn.unfitForReuse);
+    }
+  }
+
+  /** Autocommit, read-only by the session's default. */
+  async readOne<T = Row>(statement: SqlStatement): Promise<T[]> {
+    const client = await this.#connect();
+    const conn = new PostgresConnection(client, 'statement');
+    try {
+      return await conn.all<T>(statement);
     } finally {
       client.release(conn.unfitForReuse);
     }
@@ -125,11 +144,11 @@ export class PostgresDatabase implements Database {
 
   async #transactionOnce<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
     const client = await this.#connect();
-    const conn = new PostgresConnection(client, { inTransaction: true });
+    const conn = new PostgresConnection(client, 'transaction');
     let destroy = false;
     try {
       try {
-        await conn.exec('BEGIN');
+        await conn.exec('BEGIN READ WRITE');
       } catch (err) {
         destroy = true;
         throw conn.unfitForReuse ? new StaleConnection(err) : err;
@@ -153,7 +172,8 @@ export class PostgresDatabase implements Database {
 
   /** LISTEN/NOTIFY on a dedicated connection, big payloads through a table (see PostgresBroadcast). */
   broadcast(options: { listenUrl?: string } = {}): BroadcastChannel {
-    return new PostgresBroadcast(options.listenUrl ?? this.#connectionString, (work) => this.read(work));
+    // Its statements write (the message table, NOTIFY): they run as write transactions.
+    return new PostgresBroadcast(options.listenUrl ?? this.#connectionString, (work) => this.transaction(work));
   }
 
   /** pg_dump takes its own consistent snapshot; it reports no progress. */

@@ -4,6 +4,7 @@ import {
   MandatoryError,
   ServiceUnavailableError,
 } from '../../errors/index.js';
+import { readOnlyRefusal } from '../read-only-refusal.js';
 import { uniqueViolation } from '../unique-violation.js';
 
 /** The fields of a node-postgres error we read; see PostgreSQL's "Error Message Fields". */
@@ -97,6 +98,8 @@ function uniqueColumn(e: PgDriverError): string | undefined {
 export function translatePostgresError(err: unknown): unknown {
   const e = fields(err);
   const code = e.code ?? '';
+  // 25006: a write inside a read-only transaction, i.e. inside a read unit.
+  if (code === '25006') return readOnlyRefusal(err);
   if (code === '23505') return uniqueViolation(e.table, uniqueColumn(e), err);
   if (code === '23502') {
     const column = e.column ?? 'A value';

@@ -5,6 +5,7 @@ import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { copyDatabase, restoreDatabaseFile } from './sqlite-backup.js';
 import { SqliteDialect } from './sqlite-dialect.js';
 import { translateSqliteError } from './sqlite-errors.js';
+import { ServiceUnavailableError } from '../../errors/index.js';
 import { WalIndexProbe } from './wal-index-probe.js';
 import { sqliteRows } from './sqlite-rows.js';
 
@@ -36,6 +37,8 @@ const WRITER_PAGE_CACHE_KIB = 4000;
  * cache would only fill with pages never read again (and count in the process's memory).
  */
 const CURSOR_PAGE_CACHE_KIB = 1024;
+/** Page cache of a reader opened while the first one is held by a unit that waits on I/O. */
+const SPARE_PAGE_CACHE_KIB = 4000;
 
 function openConnection(file: string, readonly: boolean, cacheKiB = PAGE_CACHE_KIB): Connection {
   const db = new BetterSqlite3(file, { readonly: readonly && file !== ':memory:', timeout: BUSY_TIMEOUT_MS });
@@ -113,7 +116,7 @@ class SqliteConnection implements Queryable {
   }
 
   /** Runs one statement without results (transaction control), prepared once like the others. */
-  control(text: 'BEGIN IMMEDIATE' | 'COMMIT' | 'ROLLBACK'): void {
+  control(text: 'BEGIN' | 'BEGIN IMMEDIATE' | 'COMMIT' | 'ROLLBACK'): void {
     this.#prepare(text).stmt.run();
   }
 
@@ -166,33 +169,79 @@ class SqliteConnection implements Queryable {
   }
 }
 
+/** Idle reader connections kept beyond the first; more are opened while units hold them all. */
+const SPARE_READERS = 3;
+
+/**
+ * A reader connection and the Queryable its units see. One read unit holds it at a time, from its
+ * BEGIN to its COMMIT, so statements of another unit never run inside that unit's snapshot.
+ */
+interface Reader {
+  readonly conn: SqliteConnection;
+  readonly facade: Queryable;
+}
+
 /**
  * The embedded database: one writer connection whose transactions take turns (SQLite has one
- * writer at a time), and one reader connection that WAL mode lets read alongside the writer.
+ * writer at a time), and reader connections that WAL mode lets read alongside the writer. A read
+ * unit is a read transaction on a reader (one snapshot for all its statements); readers are opened
+ * read-only, so SQLite itself refuses a write there.
  */
 export class SqliteDatabase implements Database {
   readonly dialect = new SqliteDialect();
   readonly #file: string;
   readonly #writer: SqliteConnection;
+  /** The first reader: kept open for the database's life, and the one with a change counter. */
   readonly #reader: SqliteConnection;
-  readonly #readerFacade: Queryable;
+  readonly #idleReaders: Reader[] = [];
+  /** An in-memory database has one connection: its reads run on the writer, as they always did. */
+  readonly #memoryFacade: Queryable | undefined;
   readonly #writeLock = new AsyncMutex();
   #closed = false;
 
   constructor(file: string) {
     this.#file = file;
     this.#writer = new SqliteConnection(openConnection(file, false, file === ':memory:' ? PAGE_CACHE_KIB : WRITER_PAGE_CACHE_KIB));
-    this.#reader = file === ':memory:' ? this.#writer : new SqliteConnection(openConnection(file, true));
-    const reader = this.#reader;
-    // Reads share one connection, except for iteration, which gets a connection of its own.
-    this.#readerFacade = {
-      all: (s) => reader.all(s),
-      run: (s) => reader.run(s),
+    if (file === ':memory:') {
+      const writer = this.#writer;
+      this.#reader = writer;
+      // No snapshot and no refusal here: a second connection to :memory: would be another database.
+      this.#memoryFacade = { all: (s) => writer.all(s), run: (s) => writer.run(s), iterate: (s) => this.#allAsRows(s) };
+      return;
+    }
+    this.#reader = new SqliteConnection(openConnection(file, true));
+    const first = this.#makeReader(this.#reader);
+    // The reader never writes, so every commit (this process's writer's included) changes its
+    // data_version. Only the first reader answers it: the counter the metadata check compares
+    // must come from one connection.
+    first.facade.changeCounter = () => this.#changeCounter();
+    this.#idleReaders.push(first);
+  }
+
+  #makeReader(conn: SqliteConnection): Reader {
+    // Statements run on the unit's connection, except iteration, which gets a connection of its own
+    // (a statement being stepped keeps its connection busy): its rows come from a snapshot of their own.
+    const facade: Queryable = {
+      all: (s) => conn.all(s),
+      run: (s) => conn.run(s),
       iterate: (s) => this.#iterateOnOwnConnection(s),
     };
-    // The reader never commits, so every commit (this process's writer's included) changes its
-    // data_version; an in-memory database reads on its writer, which would miss its own commits.
-    if (reader !== this.#writer) this.#readerFacade.changeCounter = () => this.#changeCounter();
+    return { conn, facade };
+  }
+
+  #takeReader(): Reader {
+    if (this.#closed) throw new ServiceUnavailableError('The database is closed');
+    return this.#idleReaders.pop() ?? this.#makeReader(new SqliteConnection(openConnection(this.#file, true, SPARE_PAGE_CACHE_KIB)));
+  }
+
+  #returnReader(reader: Reader): void {
+    if (this.#closed || (reader.conn !== this.#reader && this.#idleReaders.length > SPARE_READERS)) {
+      reader.conn.close();
+      return;
+    }
+    // The first reader goes last into the stack, so the next unit takes it (its counter saves a read).
+    if (reader.conn === this.#reader) this.#idleReaders.push(reader);
+    else this.#idleReaders.unshift(reader);
   }
 
   #probe: WalIndexProbe | undefined;
@@ -211,8 +260,32 @@ export class SqliteDatabase implements Database {
     return this.#dataVersion;
   }
 
+  /**
+   * A read transaction on a reader of its own: every statement of `work` sees the snapshot its
+   * first read took (BEGIN is deferred). BEGIN and COMMIT are prepared statements stepped in
+   * process, a few microseconds together.
+   */
   async read<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
-    return work(this.#readerFacade);
+    if (this.#memoryFacade) return work(this.#memoryFacade);
+    const reader = this.#takeReader();
+    try {
+      reader.conn.control('BEGIN');
+      return await work(reader.facade);
+    } finally {
+      if (reader.conn.raw.inTransaction) reader.conn.control('COMMIT');
+      this.#returnReader(reader);
+    }
+  }
+
+  /** One statement is its own snapshot: no transaction around it. */
+  async readOne<T = Row>(statement: SqlStatement): Promise<T[]> {
+    if (this.#memoryFacade) return this.#memoryFacade.all<T>(statement);
+    const reader = this.#takeReader();
+    try {
+      return reader.conn.allSync<T>(statement);
+    } finally {
+      this.#returnReader(reader);
+    }
   }
 
   #iterateOnOwnConnection<T>(s: SqlStatement): AsyncIterable<T> {
@@ -229,7 +302,7 @@ export class SqliteDatabase implements Database {
 
   /** An in-memory database has no second connection to iterate on: its rows come from one fetch. */
   async *#allAsRows<T>(s: SqlStatement): AsyncIterable<T> {
-    yield* await this.#reader.all<T>(s);
+    yield* await this.#writer.all<T>(s);
   }
 
   async transaction<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
@@ -266,7 +339,9 @@ export class SqliteDatabase implements Database {
     this.#closed = true;
     // Wait for the transaction in flight, then close.
     await this.#writeLock.run(async () => {
-      if (this.#reader !== this.#writer) this.#reader.close();
+      // Readers held by a unit in flight close when it returns them (#returnReader).
+      for (const reader of this.#idleReaders) reader.conn.close();
+      this.#idleReaders.length = 0;
       this.#writer.close();
       this.#probe?.close();
     });

@@ -1,4 +1,5 @@
-import { MandatoryError, PermissionError, ServiceUnavailableError } from '../../errors/index.js';
+import { MandatoryError, ServiceUnavailableError } from '../../errors/index.js';
+import { readOnlyRefusal } from '../read-only-refusal.js';
 import { uniqueViolation } from '../unique-violation.js';
 
 interface SqliteDriverError {
@@ -26,12 +27,7 @@ export function translateSqliteError(err: unknown): unknown {
   }
   // A write on the read-only connection that serves read units (GET requests). Only the plain
   // code: the SQLITE_READONLY_* kinds (a moved or unwritable file, recovery) are server faults.
-  if (e.code === 'SQLITE_READONLY') {
-    return new PermissionError('This request is read-only and cannot change data; use POST', {
-      details: { readOnlyRequest: true },
-      cause: err,
-    });
-  }
+  if (e.code === 'SQLITE_READONLY') return readOnlyRefusal(err);
   if (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_LOCKED') {
     return new ServiceUnavailableError('The database is busy; try again', { cause: err });
   }

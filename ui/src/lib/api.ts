@@ -25,9 +25,24 @@ export class ApiError extends Error {
   }
 }
 
-/** The session's CSRF token, which fw writes into the page it serves (docs/admin-ui.md). */
+/** The session's CSRF token, kept in memory only (docs/admin-ui.md, "Security"). */
+let csrf = '';
 function csrfToken(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="fw-csrf-token"]')?.content ?? '';
+  return csrf;
+}
+
+/**
+ * Asks fw for the session's CSRF token (`get_csrf_token`, issued on first call) before anything
+ * is written; from then on the session's writes must carry it. A server without the method
+ * answers 404 and the UI sends none.
+ */
+export async function loadCsrfToken(): Promise<void> {
+  try {
+    const token = (await send('GET', '/api/method/frappe.auth.get_csrf_token')).message;
+    csrf = typeof token === 'string' ? token : '';
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+  }
 }
 
 /** Decodes `_server_messages`: a JSON list of JSON-encoded message objects. */

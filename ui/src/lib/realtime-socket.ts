@@ -8,6 +8,16 @@ import { dispatch, useTransport, type DocUpdate } from './realtime';
  */
 let started = false;
 
+/**
+ * Counts the rooms the server confirmed on the page's root element (`data-realtime-joined`), so
+ * tests and curious people can see that the page is listening before they change something.
+ */
+function joined(answer: unknown): void {
+  if ((answer as { ok?: boolean } | undefined)?.ok !== true) return;
+  const root = document.documentElement;
+  root.dataset.realtimeJoined = String(Number(root.dataset.realtimeJoined ?? 0) + 1);
+}
+
 export async function startRealtime(siteName: string | null): Promise<void> {
   if (started) return;
   started = true;
@@ -19,22 +29,22 @@ export async function startRealtime(siteName: string | null): Promise<void> {
   socket.on('doc_update', (data: DocUpdate) => dispatch('doc_update', data));
   // Rooms belong to one connection: after a reconnect every subscription is asked for again.
   socket.on('connect', () => {
-    for (const doctype of lists) socket.emit('doctype_subscribe', doctype);
+    for (const doctype of lists) socket.emit('doctype_subscribe', doctype, joined);
     for (const key of docs.keys()) {
       const [doctype, name] = JSON.parse(key) as [string, string];
-      socket.emit('doc_subscribe', doctype, name);
+      socket.emit('doc_subscribe', doctype, name, joined);
     }
   });
   useTransport({
     subscribeList(doctype) {
       if (lists.has(doctype)) return;
       lists.add(doctype);
-      socket.emit('doctype_subscribe', doctype);
+      if (socket.connected) socket.emit('doctype_subscribe', doctype, joined);
     },
     subscribeDoc(doctype, name) {
       const key = JSON.stringify([doctype, name]);
       docs.set(key, (docs.get(key) ?? 0) + 1);
-      socket.emit('doc_subscribe', doctype, name);
+      if (socket.connected) socket.emit('doc_subscribe', doctype, name, joined);
     },
     unsubscribeDoc(doctype, name) {
       const key = JSON.stringify([doctype, name]);

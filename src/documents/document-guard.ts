@@ -1,0 +1,18 @@
+import type { Doc, PermissionType } from '../meta/doctype.js';
+import type { Meta } from '../meta/meta.js';
+import type { DocContext } from './doc-context.js';
+import type { DocumentRepository } from './document-repository.js';
+
+/**
+ * What the steps of the document pipeline (deleting, amending, Singles) need from the service
+ * that runs them: its permission checks and its repository. They take this rather than the
+ * service itself, so the service can call them without the modules importing each other.
+ */
+export interface DocumentGuard {
+  /** True when the principal may use `right` on `doc`, or without a document on some documents of the DocType. */
+  can(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc): Promise<boolean>;
+  /** Throws PermissionError unless `can` allows. */
+  authorize(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc): Promise<void>;
+  /** Reads and writes document rows. */
+  repo(ctx: DocContext): DocumentRepository;
+}
