@@ -73,6 +73,11 @@ export class PostgresDatabase implements Database {
       application_name: 'fw',
       types: postgresTypeParsers(),
       onConnect: async (client) => {
+        // A connection whose server goes away while it is checked out (or still being set up)
+        // emits 'error' on the client itself, where the pool listens only while it is idle; the
+        // statement in flight fails with the same error and is answered 503, so the event itself
+        // must not crash the process.
+        (client as unknown as { on(event: 'error', listener: () => void): void }).on('error', () => {});
         await client.query(SESSION_SETUP);
       },
     });
