@@ -8,6 +8,7 @@ import type { Site } from '../../site/site.js';
 import { sendJsonRows, type JsonEnvelope } from '../json-row-stream.js';
 import { documentPayload, requestArgs } from '../request-args.js';
 import { httpExchange, requestContext, type RequestContext } from '../request-context.js';
+import { requestVerb } from '../request-verb.js';
 
 /** The bodies of a streamed list: the same `{"data": [...]}` (v2: and `has_next_page`) as a page's. */
 const V1_ROWS: JsonEnvelope = { head: '{"data":[', tail: ']}' };
@@ -35,7 +36,7 @@ function registerVersion(app: FastifyInstance, site: Site, base: string, style: 
     handler: async (req, reply) => {
       const { doctype } = target(req);
       const rc = await requestContext(site, req);
-      if (req.method === 'GET') {
+      if (requestVerb(req) === 'GET') {
         const args = requestArgs(req);
         const result = await site.read(rc.principal, async (ctx) => {
           const plan = await planList(ctx, doctype, args, style);
@@ -67,9 +68,10 @@ function registerVersion(app: FastifyInstance, site: Site, base: string, style: 
       const { doctype, name } = target(req);
       if (name === undefined) return notAllowed(reply, req, 'GET, POST');
       const rc = await requestContext(site, req);
-      const runMethod = style === 'v1' && (req.method === 'GET' || req.method === 'POST') ? runMethodName(req) : undefined;
+      const verb = requestVerb(req);
+      const runMethod = style === 'v1' && (verb === 'GET' || verb === 'POST') ? runMethodName(req) : undefined;
       if (runMethod !== undefined) return { data: (await runDocumentMethod(site, req, reply, rc, doctype, name, runMethod)) ?? null };
-      switch (req.method) {
+      switch (verb) {
         case 'GET': {
           const doc = await site.read(rc.principal, (ctx) => site.documents.get(ctx, doctype, name));
           return { data: presentDoc(doc, style) };
@@ -121,7 +123,7 @@ async function runDocumentMethod(
   const args = requestArgs(req);
   delete args.run_method;
   const http = httpExchange(req, reply, rc.sid);
-  const read = req.method === 'GET';
+  const read = requestVerb(req) === 'GET';
   const work = (ctx: DocContext) => invokeDocMethod({ ctx, site, http, doctype, name, method, args, right: read ? 'read' : 'write' });
   const outcome = read
     ? await site.read(rc.principal, work, { sid: rc.sid })
