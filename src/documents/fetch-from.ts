@@ -1,5 +1,9 @@
 import type { Doc } from '../meta/doctype.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
+import { mayUseDocument } from '../permissions/document-access.js';
+import { isWithheld } from '../permissions/field-level.js';
+import { permissionContext } from '../permissions/permission-context.js';
+import { permittedLevels } from '../permissions/role-permissions.js';
 import type { DocContext } from './doc-context.js';
 
 /** The fields filled from one Link (or Dynamic Link) field, with the source field each copies. */
@@ -65,30 +69,47 @@ function targetsToFill(group: FetchGroup, doc: Doc, before: Doc | undefined, opt
   });
 }
 
-/** Copies the source values of the linked document into the targets; a missing document is left to link validation. */
+/**
+ * Copies the source values of the linked document into the targets; a missing document is left to
+ * link validation. The copy is a read made on the caller's behalf, so it follows the caller's read
+ * rules (docs/security.md "Fetched values"): a linked document they may not read gives nothing, and
+ * a source field above their permlevels stays behind; such targets are emptied, never left holding
+ * a value the client claimed came from the link.
+ */
 async function fill(ctx: DocContext, meta: Meta, doc: Doc, group: FetchGroup, targets: FetchGroup['targets']): Promise<void> {
   const doctype = targetDocType(group.link, doc);
   if (doctype === '' || !ctx.metas.has(doctype)) return;
   const source = ctx.metas.get(doctype);
   if (source.isSingle) return;
-  const readable = targets.filter((t) => source.hasColumn(t.source));
-  if (readable.length === 0) return;
-  const columns = [...new Set(readable.map((t) => t.source))];
+  const present = targets.filter((t) => source.hasColumn(t.source));
+  if (present.length === 0) return;
   const statement = ctx.dialect.builder
     .selectFrom(source.tableName)
-    .select(columns)
+    .selectAll()
     .where('name', '=', text(doc[group.link.def.fieldname]))
     .limit(1)
     .compile();
   const row = (await ctx.q.all(statement))[0];
   if (!row) return;
+  const visible = await readableSources(ctx, source, row);
   const fieldContext = { doctype: meta.name, timeZone: ctx.settings.timeZone, user: ctx.principal.user };
-  for (const { field, source: column } of readable) {
+  for (const { field, source: column } of present) {
     const sourceField = source.field(column);
-    const raw = row[column];
+    const raw = visible(column) ? row[column] : null;
     const value = raw === null || raw === undefined ? null : sourceField?.type.fromDb ? sourceField.type.fromDb(raw, sourceField.def) : raw;
     doc[field.def.fieldname] = field.type.coerce(value, field.def, fieldContext);
   }
+}
+
+/** Which columns of the linked row the principal may see: none of a row they may not read, none above their levels. */
+async function readableSources(ctx: DocContext, source: Meta, row: Doc): Promise<(column: string) => boolean> {
+  if (ctx.principal.isAdministrator) return () => true;
+  if (!(await mayUseDocument(permissionContext(ctx), source, 'read', row))) return () => false;
+  const levels = permittedLevels(ctx.principal, source, 'read');
+  return (column) => {
+    const def = source.field(column)?.def;
+    return def === undefined || !isWithheld(def, levels);
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { now } from '../datetime/clock.js';
 import { CORE_DOCTYPES } from '../meta/core-doctypes/index.js';
 import { definitionToDoc } from '../meta/doctype-document.js';
@@ -51,6 +52,7 @@ export async function installCore(
   await addMissingAuthColumns(q, dialect);
   await moveInternalTables(q, dialect);
   if (!options.force && (await metas.readState(q, FINGERPRINT_KEY)) === CORE_FINGERPRINT) {
+    await ensureUserNameIndex(q, dialect, progress);
     progress('built-in DocTypes are up to date');
     return;
   }
@@ -72,8 +74,30 @@ export async function installCore(
   }
   await ensureDoc(q, repo, metas.get('User'), builtInUser('Administrator', 'admin@example.com', 'System User', ['Administrator', 'System Manager']), stamp);
   await ensureDoc(q, repo, metas.get('User'), builtInUser('Guest', 'guest@example.com', 'Website User', ['Guest']), stamp);
+  await ensureUserNameIndex(q, dialect, progress);
   await metas.writeState(q, FINGERPRINT_KEY, CORE_FINGERPRINT);
   await metas.bumpVersion(q);
+}
+
+/**
+ * User names are unique without regard to case (docs/security.md "Authentication"). The User
+ * controller checks it, but two concurrent inserts on PostgreSQL (READ COMMITTED) could both pass
+ * that check; this index makes the database refuse the second. A site that already holds names
+ * differing only in case keeps working without it, and is told which to rename.
+ */
+async function ensureUserNameIndex(q: Queryable, dialect: Dialect, progress: Progress): Promise<void> {
+  if ((await dialect.listColumns(q, 'tabUser')).length === 0) return;
+  const clashes = await q.all<{ lowered: string }>({
+    sql: 'select lower(name) as lowered from "tabUser" group by lower(name) having count(*) > 1',
+    parameters: [],
+  });
+  if (clashes.length > 0) {
+    progress(`user names differing only in case (${clashes.map((c) => c.lowered).join(', ')}): rename all but one, then run fw migrate`);
+    return;
+  }
+  await q.run(
+    dialect.builder.schema.createIndex('tabUser_name_lower').ifNotExists().unique().on('tabUser').expression(sql`lower(name)`).compile(),
+  );
 }
 
 /** Sets the Administrator's password (at creation, or from the CLI). */

@@ -96,5 +96,26 @@ for (const dialect of testDialects()) {
       const shares = dataOf(await t.request({ method: 'GET', url: resourceUrl('DocShare') + query({ filters: { user: again.name, share_doctype: NOTE } }) }));
       assert.deepEqual(shares, []);
     });
+
+    test('two concurrent renames to names differing only in case: at most one succeeds', async () => {
+      const one = await createUser(t, 'sec-race-one@example.com');
+      const two = await createUser(t, 'sec-race-two@example.com');
+      const answers = await Promise.all([
+        rename({ old_name: one.name, new_name: 'Sec-Race@example.com' }),
+        rename({ old_name: two.name, new_name: 'sec-race@Example.com' }),
+      ]);
+      assert.equal(answers.filter((a) => a.statusCode === 200).length, 1, answers.map((a) => a.body).join('\n'));
+      for (const a of answers.filter((r) => r.statusCode !== 200)) assertError(a, 409, 'DuplicateEntryError');
+      const lowered = ((await userNames()) as Json[]).map((u) => String(u.name).toLowerCase());
+      assert.equal(new Set(lowered).size, lowered.length, 'no two user names differ only in case');
+    });
+
+    test('the database itself refuses a user name differing from another only in case', async () => {
+      const builder = t.site.db.dialect.builder;
+      const clash = (name: string) =>
+        t.site.transaction((q) => q.run(builder.updateTable('tabUser').set({ name }).where('name', '=', alice.name).compile()));
+      await assert.rejects(clash('SEC-BOB@example.com'));
+      assert.equal((await readDoc(t, 'User', alice.name)).name, alice.name);
+    });
   });
 }

@@ -1,142 +1,136 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MethodNotAllowed } from '../../errors/index.js';
-import { listRows, planList, runList } from '../../documents/list-documents.js';
-import { presentDoc, type Presentation } from '../../documents/present-document.js';
-import type { DocContext } from '../../documents/doc-context.js';
-import { invokeDocMethod } from '../../rpc/doc-methods.js';
 import type { Site } from '../../site/site.js';
-import { sendJsonRows, type JsonEnvelope } from '../json-row-stream.js';
-import { documentPayload, requestArgs } from '../request-args.js';
-import { httpExchange, requestContext, type RequestContext } from '../request-context.js';
+import {
+  deleteDocument,
+  insertDocument,
+  listDocuments,
+  readDocument,
+  refuseVerb,
+  runDocumentMethod,
+  runMethodName,
+  updateDocument,
+  type ResourceHandler,
+  type ResourceTarget,
+} from './resource-handlers.js';
 
-/** The bodies of a streamed list: the same `{"data": [...]}` (v2: and `has_next_page`) as a page's. */
-const V1_ROWS: JsonEnvelope = { head: '{"data":[', tail: ']}' };
-const V2_ROWS: JsonEnvelope = { head: '{"data":[', tail: '],"has_next_page":false}' };
+type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const VERBS: readonly Verb[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-interface Target {
-  doctype: string;
-  name: string | undefined;
+/** One served verb of one resource URL. */
+export interface ResourceRoute {
+  readonly method: Verb;
+  /** The URL with `:doctype`, `:name` and `:method` parameters. */
+  readonly url: string;
+  readonly handler: ResourceHandler;
 }
 
-/** The DocType and name of a resource URL; the name is the rest of the path, so it may hold `/`. */
-function target(req: FastifyRequest): Target {
-  const params = req.params as { doctype: string; '*'?: string };
-  const rest = params['*'];
-  return { doctype: params.doctype, name: rest === undefined || rest === '' ? undefined : rest.replace(/\/$/, '') };
+/** v1 conventions under `base` (`/api/resource` and its `/api/v1/resource` alias). */
+function v1Routes(base: string): ResourceRoute[] {
+  return [
+    { method: 'GET', url: `${base}/:doctype`, handler: listDocuments('v1') },
+    { method: 'POST', url: `${base}/:doctype`, handler: insertDocument('v1') },
+    { method: 'GET', url: `${base}/:doctype/:name`, handler: v1ReadOrRunMethod },
+    { method: 'POST', url: `${base}/:doctype/:name`, handler: v1RunMethod },
+    { method: 'PUT', url: `${base}/:doctype/:name`, handler: updateDocument('v1') },
+    { method: 'DELETE', url: `${base}/:doctype/:name`, handler: deleteDocument('v1') },
+  ];
 }
 
-/** Collection and document endpoints for one API version. */
-function registerVersion(app: FastifyInstance, site: Site, base: string, style: Presentation): void {
-  const okDelete = style === 'v1' ? { message: 'ok' } : { data: 'ok' };
-
-  app.route({
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    url: `${base}/:doctype`,
-    handler: async (req, reply) => {
-      const { doctype } = target(req);
-      const rc = await requestContext(site, req);
-      if (req.method === 'GET') {
-        const args = requestArgs(req);
-        const result = await site.read(rc.principal, async (ctx) => {
-          const plan = await planList(ctx, doctype, args, style);
-          if (plan.pageLength > 0) return runList(ctx, plan);
-          // Every row: streamed from the cursor inside this unit of work, never held whole.
-          await sendJsonRows(reply, listRows(ctx, plan), style === 'v1' ? V1_ROWS : V2_ROWS);
-          return undefined;
-        });
-        if (result === undefined) return reply;
-        return style === 'v1' ? { data: result.rows } : { data: result.rows, has_next_page: result.hasNextPage };
-      }
-      if (req.method === 'POST') {
-        const payload = documentPayload(requestArgs(req));
-        const doc = await site.write(
-          rc.principal,
-          (ctx) => site.documents.insert(ctx, doctype, payload, { keepClientName: style === 'v2' }),
-          { sid: rc.sid },
-        );
-        return { data: presentDoc(doc, style) };
-      }
-      return notAllowed(reply, req, 'GET, POST');
-    },
-  });
-
-  app.route({
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    url: `${base}/:doctype/*`,
-    handler: async (req, reply) => {
-      const { doctype, name } = target(req);
-      if (name === undefined) return notAllowed(reply, req, 'GET, POST');
-      const rc = await requestContext(site, req);
-      const runMethod = style === 'v1' && (req.method === 'GET' || req.method === 'POST') ? runMethodName(req) : undefined;
-      if (runMethod !== undefined) return { data: (await runDocumentMethod(site, req, reply, rc, doctype, name, runMethod)) ?? null };
-      switch (req.method) {
-        case 'GET': {
-          const doc = await site.read(rc.principal, (ctx) => site.documents.get(ctx, doctype, name));
-          return { data: presentDoc(doc, style) };
-        }
-        case 'PATCH':
-        case 'PUT': {
-          if (req.method === 'PATCH' && style === 'v1') return notAllowed(reply, req, 'GET, PUT, DELETE');
-          const patch = documentPayload(requestArgs(req));
-          const doc = await site.write(rc.principal, (ctx) => site.documents.update(ctx, doctype, name, patch), { sid: rc.sid });
-          return { data: presentDoc(doc, style) };
-        }
-        case 'DELETE':
-          await site.write(
-            rc.principal,
-            (ctx) => site.documents.delete(ctx, doctype, name),
-            { sid: rc.sid },
-          );
-          reply.code(202);
-          return okDelete;
-        default:
-          return notAllowed(reply, req, 'GET, PUT, DELETE');
-      }
-    },
-  });
+/** `/api/v2/document` (v2 conventions: bodies keep nulls, envelope `data`). */
+function v2Routes(): ResourceRoute[] {
+  const base = '/api/v2/document';
+  return [
+    { method: 'GET', url: `${base}/:doctype`, handler: listDocuments('v2') },
+    { method: 'POST', url: `${base}/:doctype`, handler: insertDocument('v2') },
+    { method: 'GET', url: `${base}/:doctype/:name`, handler: readDocument('v2') },
+    { method: 'PUT', url: `${base}/:doctype/:name`, handler: updateDocument('v2') },
+    { method: 'PATCH', url: `${base}/:doctype/:name`, handler: updateDocument('v2') },
+    { method: 'DELETE', url: `${base}/:doctype/:name`, handler: deleteDocument('v2') },
+  ];
 }
 
-/** The `run_method` of a v1 document request, from the query string or the arguments. */
-function runMethodName(req: FastifyRequest): string | undefined {
-  const fromQuery = (req.query as Record<string, unknown> | undefined)?.run_method;
-  // Without a body the arguments are the query string: no need to build them.
-  const raw = Array.isArray(fromQuery) ? fromQuery[0] : fromQuery ?? (req.body === undefined ? undefined : requestArgs(req).run_method);
-  return typeof raw === 'string' && raw !== '' ? raw : undefined;
+/** Every resource route, for the routes below and for tools that describe the API. */
+export function resourceRoutes(): ResourceRoute[] {
+  return [...v1Routes('/api/resource'), ...v1Routes('/api/v1/resource'), ...v2Routes()];
 }
 
 /**
- * `?run_method=<m>` on a v1 document (reference `execute_doc_method`): a whitelisted document method
- * with the other arguments as keywords; GET runs read-only and needs read permission, POST runs
- * in one transaction and needs write permission.
+ * Registers each route of resourceRoutes(); on each URL the verbs no route serves answer 405 with
+ * the served ones in `Allow` (those fillers carry `config.allow`, so a describer can skip them).
+ * A document name may hold `/`: the router's `:name` stops at a slash, so such URLs reach a
+ * wildcard route per base that splits the rest of the path against the same routes.
  */
-async function runDocumentMethod(
-  site: Site,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  rc: RequestContext,
-  doctype: string,
-  name: string,
-  method: string,
-): Promise<unknown> {
-  const args = requestArgs(req);
-  delete args.run_method;
-  const http = httpExchange(req, reply, rc.sid);
-  const read = req.method === 'GET';
-  const work = (ctx: DocContext) => invokeDocMethod({ ctx, site, http, doctype, name, method, args, right: read ? 'read' : 'write' });
-  const outcome = read
-    ? await site.read(rc.principal, work, { sid: rc.sid })
-    : await site.write(rc.principal, work, { sid: rc.sid });
-  return outcome.result;
-}
-
-function notAllowed(reply: FastifyReply, req: FastifyRequest, allow: string): never {
-  reply.header('Allow', allow);
-  throw new MethodNotAllowed(`${req.method} is not allowed on ${req.url.split('?')[0]}`);
-}
-
-/** `/api/resource` and its `/api/v1` alias (v1 conventions), `/api/v2/document` (v2 conventions). */
 export function registerResourceRoutes(app: FastifyInstance, site: Site): void {
-  registerVersion(app, site, '/api/resource', 'v1');
-  registerVersion(app, site, '/api/v1/resource', 'v1');
-  registerVersion(app, site, '/api/v2/document', 'v2');
+  const routes = resourceRoutes();
+  const byUrl = new Map<string, ResourceRoute[]>();
+  for (const route of routes) byUrl.set(route.url, [...(byUrl.get(route.url) ?? []), route]);
+
+  for (const route of routes) {
+    app.route({ method: route.method, url: route.url, handler: (req, reply) => route.handler(site, req, reply, paramsTarget(req)) });
+  }
+  for (const [url, served] of byUrl) {
+    const allow = served.map((r) => r.method).join(', ');
+    const others = VERBS.filter((v) => !served.some((r) => r.method === v));
+    if (others.length === 0) continue;
+    app.route({ method: others, url, config: { allow }, handler: (req, reply) => refuseVerb(req, reply, allow) });
+  }
+  for (const base of new Set(routes.map((r) => r.url.split('/:doctype')[0]))) {
+    const named = [...byUrl.entries()].filter(([url]) => url.startsWith(`${base}/:doctype/:name`));
+    const shapes = named.map(([url, served]) => ({ pattern: suffixPattern(url.slice(`${base}/:doctype/:name`.length)), served }));
+    app.route({
+      method: [...VERBS],
+      url: `${base}/:doctype/*`,
+      config: { slashNames: true },
+      handler: (req, reply) => slashNameRoute(site, req, reply, shapes),
+    });
+  }
 }
+
+interface Shape {
+  readonly pattern: RegExp;
+  readonly served: readonly ResourceRoute[];
+}
+
+/** A regular expression for `<name><suffix>`: the name is group 1, a `:method` group 2. */
+function suffixPattern(suffix: string): RegExp {
+  const escaped = suffix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(':method', '([^/]+)');
+  return new RegExp(`^(.+?)${escaped}$`, 's');
+}
+
+/**
+ * A URL whose name holds `/`: the longest suffix (`/copy`, `/method/<m>`) that serves the verb
+ * wins; when none does, 405 with the verbs of the most specific match.
+ */
+function slashNameRoute(site: Site, req: FastifyRequest, reply: FastifyReply, shapes: readonly Shape[]): Promise<unknown> {
+  const params = req.params as { doctype: string; '*': string };
+  const rest = params['*'].replace(/\/+$/, '');
+  let firstMatch: Shape | undefined;
+  for (const shape of [...shapes].sort((a, b) => b.pattern.source.length - a.pattern.source.length)) {
+    const m = shape.pattern.exec(rest);
+    if (!m) continue;
+    firstMatch ??= shape;
+    const route = shape.served.find((r) => r.method === req.method || (req.method === 'HEAD' && r.method === 'GET'));
+    if (route) return route.handler(site, req, reply, { doctype: params.doctype, name: m[1], ...(m[2] ? { method: m[2] } : {}) });
+  }
+  if (!firstMatch) return refuseVerb(req, reply, 'GET, POST');
+  return refuseVerb(req, reply, firstMatch.served.map((r) => r.method).join(', '));
+}
+
+function paramsTarget(req: FastifyRequest): ResourceTarget {
+  const { doctype, name, method } = req.params as { doctype: string; name?: string; method?: string };
+  return { doctype, name: name ?? '', ...(method !== undefined ? { method } : {}) };
+}
+
+/** v1 `GET …/<name>`: the document, or with `run_method` a document method run read-only. */
+const v1ReadOrRunMethod: ResourceHandler = async (site, req, reply, target) => {
+  const method = runMethodName(req);
+  if (method === undefined) return readDocument('v1')(site, req, reply, target);
+  return { data: (await runDocumentMethod(site, req, reply, { ...target, method })).result ?? null };
+};
+
+/** v1 `POST …/<name>`: only with `run_method` (reference `execute_doc_method`); else 405. */
+const v1RunMethod: ResourceHandler = async (site, req, reply, target) => {
+  const method = runMethodName(req);
+  if (method === undefined) return refuseVerb(req, reply, 'GET, PUT, DELETE');
+  return { data: (await runDocumentMethod(site, req, reply, { ...target, method })).result ?? null };
+};
