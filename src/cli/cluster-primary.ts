@@ -11,6 +11,8 @@ export interface ClusterPrimaryOptions {
   /** How long workers may take to finish their requests after a stop signal before they are killed; default 30 s. */
   readonly stopTimeoutMs?: number;
   readonly backoff?: RestartBackoff;
+  /** Called once, when every first worker listens, with the port they share (the terminal banner). */
+  readonly onReady?: (port: number) => void;
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -99,7 +101,10 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): Promise<numbe
       starting.delete(worker.id);
       if (!startupDone && starting.size === 0) {
         startupDone = true;
-        if (!stopping) log.info(`all ${options.workers} workers listening`);
+        if (!stopping) {
+          log.info(`all ${options.workers} workers listening`);
+          options.onReady?.(address.port);
+        }
       }
     }
 

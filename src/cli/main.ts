@@ -5,9 +5,20 @@ import { restoreCommand } from './commands/restore.js';
 import { serveCommand } from './commands/serve.js';
 import { userCommand } from './commands/user.js';
 import { workerCommand } from './commands/worker.js';
+import { readFileSync } from 'node:fs';
+import { asksForHelp, type Command } from './command.js';
+import { backupUsage } from './commands/backup.js';
+import { migrateUsage } from './commands/migrate.js';
+import { newSiteUsage } from './commands/new-site.js';
+import { restoreUsage } from './commands/restore.js';
+import { serveUsage } from './commands/serve.js';
+import { userUsage } from './commands/user.js';
+import { workerUsage } from './commands/worker.js';
 import { UsageError } from './usage-error.js';
 
-const USAGE = `Usage: fw <command> [options]
+const USAGE = `Usage: fw <command> [options]     (in a checkout: node bin/fw.js <command> [options])
+       fw <command> --help           that command's options
+       fw --version
 
 Commands:
   new-site <dir> [--db <url>] [--admin-password <pw>]   create a site
@@ -25,35 +36,52 @@ Commands:
   restore <archive> [--site <dir>] [--db <url>] [--force]
                                                         restore a backup into a site folder, then migrate
 
-Environment: FW_SITE, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_JOBS, FW_ADMIN_PASSWORD, FW_USER_PASSWORD`;
+Environment: FW_SITE, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_JOBS, FW_ADMIN_PASSWORD, FW_USER_PASSWORD,
+             FW_LOG_LEVEL, FW_LOG_FORMAT`;
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  'new-site': newSiteCommand,
-  serve: serveCommand,
-  migrate: migrateCommand,
-  backup: backupCommand,
-  restore: restoreCommand,
-  user: userCommand,
-  worker: workerCommand,
+const COMMANDS: Record<string, Command> = {
+  'new-site': { run: newSiteCommand, usage: newSiteUsage },
+  serve: { run: serveCommand, usage: serveUsage },
+  migrate: { run: migrateCommand, usage: migrateUsage },
+  backup: { run: backupCommand, usage: backupUsage },
+  restore: { run: restoreCommand, usage: restoreUsage },
+  user: { run: userCommand, usage: userUsage },
+  worker: { run: workerCommand, usage: workerUsage },
 };
+
+/** fw's version, from its package.json (two folders up from src/cli and dist/cli alike). */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
 
 /** Runs the CLI; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(USAGE);
+    // `fw help serve` answers like `fw serve --help`.
+    const topic = name === 'help' && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : undefined;
+    console.log(topic?.usage ?? USAGE);
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(`fw ${version()}`);
+    return 0;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     console.error(`fw: unknown command "${name}"\n\n${USAGE}`);
     return 2;
   }
+  if (asksForHelp(rest)) {
+    console.log(command.usage);
+    return 0;
+  }
   try {
-    return await command(rest);
+    return await command.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`fw ${name}: ${err.message}\n\n${USAGE}`);
+      console.error(`fw ${name}: ${err.message}\n\n${command.usage}`);
       return 2;
     }
     console.error(`fw ${name}: ${err instanceof Error ? err.message : String(err)}`);

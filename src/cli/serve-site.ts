@@ -4,6 +4,8 @@ import { buildApp } from '../http/app.js';
 import { startSiteWorker } from '../jobs/site-job-units.js';
 import { listenOnSocketIoPort, type ExtraPort } from '../realtime/socketio-port.js';
 import { openSite } from '../site/open-site.js';
+import { prettyLogStream, type LogFormat } from './log-format.js';
+import { listeningUrl } from './serve-banner.js';
 
 /** Where and what `serveSite` serves. */
 export interface ServeSiteOptions {
@@ -14,6 +16,10 @@ export interface ServeSiteOptions {
   readonly dbUrl?: string;
   /** Fastify (pino) log level. */
   readonly logLevel: string;
+  /** JSON lines, or one readable line per request (FW_LOG_FORMAT; docs/configuration.md "Logs"). */
+  readonly logFormat?: LogFormat;
+  /** Printed once the server listens, given its URL (the terminal banner; serve-banner.ts). */
+  readonly banner?: (url: string) => string;
   /** A second port for Socket.IO clients (overrides site config `socketio_port`; docs/realtime.md). */
   readonly socketioPort?: number;
   /** Background jobs this process runs at once beside serving (default 2; 0: none, leave them to `fw worker`). */
@@ -59,9 +65,12 @@ async function serveUntilStopped(options: ServeSiteOptions): Promise<number> {
   let app: FastifyInstance | undefined;
   let socketioPort: ExtraPort | undefined;
   try {
-    app = await buildApp(site, { logger: { level: options.logLevel } });
+    const stream = options.logFormat === 'pretty' ? { stream: prettyLogStream() } : {};
+    app = await buildApp(site, { logger: { level: options.logLevel, ...stream } });
     site.logger = app.log;
     await app.listen({ host: options.host, port: options.port });
+    const address = app.server.address();
+    if (options.banner && address && typeof address === 'object') process.stdout.write(options.banner(listeningUrl(options.host, address.port)));
     const extraPort = options.socketioPort ?? site.config.realtime.socketio_port;
     if (extraPort !== null) {
       socketioPort = await listenOnSocketIoPort(app, options.host, extraPort);

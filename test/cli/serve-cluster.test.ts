@@ -181,6 +181,53 @@ for (const dialect of testDialects()) {
       for (let i = 0; i < 6; i++) assert.equal((await call({ method: 'GET', path: '/api/method/fw.ready' })).status, 200);
     });
 
+    test('a rotated API secret is refused by every worker once the documented second has passed', async () => {
+      const old = admin.authorization;
+      // Both workers verify the old secret and remember it.
+      for (const res of await inParallel(8, 1, () => call({ method: 'GET', path: '/api/method/fw.auth.get_logged_user', headers: { authorization: old } }))) {
+        assert.equal(res.status, 200, res.text);
+      }
+      const rotated = await call({
+        method: 'POST',
+        path: '/api/method/fw.core.doctype.user.user.generate_keys',
+        headers: { cookie: admin.cookie },
+        body: { user: 'Administrator' },
+      });
+      assert.equal(rotated.status, 200, rotated.text);
+      const { api_key, api_secret } = rotated.json().message as { api_key: string; api_secret: string };
+      admin = { ...admin, authorization: `token ${api_key}:${api_secret}` };
+      // docs/security.md "Changes apply at once": other processes within one second.
+      await new Promise((r) => setTimeout(r, 1_200));
+      const answers = await inParallel(8, 1, (i) =>
+        call({ method: 'GET', path: '/api/method/fw.auth.get_logged_user', headers: { authorization: i % 2 ? old : admin.authorization } }),
+      );
+      answers.forEach((res, i) => assert.equal(res.status, i % 2 ? 401 : 200, res.text));
+    });
+
+    test('a CSRF token issued by one worker is required and checked by every worker', async () => {
+      const login = await call({ method: 'POST', path: '/api/method/login', body: { usr: 'Administrator', pwd: ADMIN_PASSWORD } });
+      const sid = (login.headers['set-cookie'] ?? []).map((c) => /^sid=([^;]+)/.exec(c)?.[1]).find(Boolean);
+      const cookie = `sid=${sid}`;
+      const issued = await call({ method: 'GET', path: '/api/method/fw.auth.get_csrf_token', headers: { cookie } });
+      assert.equal(issued.status, 200, issued.text);
+      const token = issued.json().message as string;
+      const doctype = 'Cluster Csrf';
+      await createDocType(doctype);
+      const write = (headers: Record<string, string>) =>
+        call({ method: 'POST', path: `/api/resource/${encodeURIComponent(doctype)}`, headers: { cookie, ...headers }, body: { title: 'csrf' } });
+      const answers = await inParallel(12, 1, (i) =>
+        write([{ 'x-frappe-csrf-token': token }, {}, { 'x-frappe-csrf-token': 'f'.repeat(token.length) }][i % 3]!),
+      );
+      answers.forEach((res, i) => {
+        if (i % 3 === 0) assert.equal(res.status, 200, `${i}: ${res.text}`);
+        else {
+          assert.equal(res.status, 400, res.text);
+          assert.equal(res.json().exc_type, 'CSRFTokenError');
+        }
+      });
+      assert.equal((await listAll(doctype)).length, 4, 'only the writes carrying the token were stored');
+    });
+
     test('SIGTERM to the primary stops every worker gracefully and exits with 0', async () => {
       const workers = serve!.liveWorkerPids();
       const exit = await serve!.stop('SIGTERM', 20_000);

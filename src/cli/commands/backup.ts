@@ -2,6 +2,18 @@ import { siteExists } from '../../site/open-site.js';
 import { backupSite } from '../../site/site-backup.js';
 import { parseOptions } from '../parse-options.js';
 
+/** `fw backup --help` */
+export const backupUsage = `Usage: fw backup [--site <dir>] [--out <file>] [--db <url>]
+
+Writes the database, site_config.json and the file folders into one .tar.gz (default
+<site>/private/backups/<site>-<time>.tar.gz) and prints its path. The site may keep serving.
+
+  --site <dir>   the site folder (default ./sites/default)
+  --out <file>   the archive to write (must not exist)
+  --db <url>     overrides the site's db_url for this run
+
+Environment: FW_SITE, FW_DB_URL`;
+
 /**
  * `fw backup [--site <dir>] [--out <file>] [--db <url>]`: writes one .tar.gz holding the database
  * dump, site_config.json and the file folders; prints the archive's path.

@@ -2,6 +2,17 @@ import { migrateSite, type MigrationSummary } from '../../site/migrate-site.js';
 import { siteExists } from '../../site/open-site.js';
 import { parseOptions } from '../parse-options.js';
 
+/** `fw migrate --help` */
+export const migrateUsage = `Usage: fw migrate [--site <dir>] [--db <url>]
+
+After an upgrade: brings the built-in DocTypes, the apps' DocTypes and every custom DocType's table
+in line with their definitions. Changes nothing when everything already matches.
+
+  --site <dir>   the site folder (default ./sites/default)
+  --db <url>     overrides the site's db_url for this run
+
+Environment: FW_SITE, FW_DB_URL`;
+
 /**
  * `fw migrate [--site <dir>] [--db <url>]`: after an upgrade, brings the built-in DocTypes, the
  * DocTypes of the site's apps and the table of every custom DocType in line with their

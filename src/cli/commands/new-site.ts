@@ -2,6 +2,18 @@ import { createSite } from '../../site/open-site.js';
 import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 
+/** `fw new-site --help` */
+export const newSiteUsage = `Usage: fw new-site <dir> [--db <url>] [--admin-password <pw>]
+
+Creates a site folder: site_config.json, the database, public/files, private/files, the built-in
+DocTypes and the Administrator.
+
+  --db <url>             sqlite:<file> (relative to <dir>; default sqlite:site.db) or
+                         postgres://user[:password]@host[:port]/database (created when the role may)
+  --admin-password <pw>  the Administrator's password; generated and printed once when absent
+
+Environment: FW_DB_URL, FW_ADMIN_PASSWORD`;
+
 /** `fw new-site <dir> [--db <url>] [--admin-password <pw>]` */
 export async function newSiteCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseOptions(argv, { db: { type: 'string' }, 'admin-password': { type: 'string' } }, true);

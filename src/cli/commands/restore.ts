@@ -2,6 +2,17 @@ import { restoreSite } from '../../site/site-restore.js';
 import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 
+/** `fw restore --help` */
+export const restoreUsage = `Usage: fw restore <archive> [--site <dir>] [--db <url>] [--force]
+
+Restores a backup written by fw backup into a site folder (and database), then migrates it.
+
+  --site <dir>   the site folder (default ./sites/default)
+  --db <url>     the database to restore into (written into the restored config)
+  --force        replace a site that already exists there
+
+Environment: FW_SITE, FW_DB_URL`;
+
 /**
  * `fw restore <archive> [--site <dir>] [--db <url>] [--force]`: restores a backup into a site
  * folder (and database), then migrates it. Replacing an existing site needs --force.

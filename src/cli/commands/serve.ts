@@ -1,12 +1,35 @@
 import cluster from 'node:cluster';
 import { createSite, openSite, siteExists } from '../../site/open-site.js';
+import { loadSiteConfig } from '../../site/site-config.js';
+import { sitePaths } from '../../site/site-paths.js';
 import { runClusterPrimary } from '../cluster-primary.js';
 import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
+import { logFormat, prettyLogStream } from '../log-format.js';
 import { jsonLineLog } from '../process-log.js';
+import { listeningUrl, serveBanner } from '../serve-banner.js';
 import { serveSite } from '../serve-site.js';
 import { parseWorkerCount } from '../worker-count.js';
 import { parseJobConcurrency } from './worker.js';
+
+/** `fw serve --help` */
+export const serveUsage = `Usage: fw serve [--site <dir>] [--host <h>] [--port <n>] [--db <url>] [--workers <n|auto>]
+                [--jobs <n>] [--socketio-port <n>]
+
+Serves a site, creating it first when the folder holds none. SIGTERM or SIGINT finish the
+requests in flight and close the database.
+
+  --site <dir>           the site folder (default ./sites/default)
+  --host <h>             address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+  --port <n>             port (default 8000)
+  --db <url>             overrides the site's db_url for this run
+  --workers <n|auto>     processes sharing the port (default 1; auto: one per core)
+  --jobs <n>             background jobs each process runs at once (default 2; 0: none)
+  --socketio-port <n>    a second port for Socket.IO clients
+
+Environment: FW_SITE, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_JOBS, FW_SOCKETIO_PORT,
+FW_ADMIN_PASSWORD (when the site is created), FW_LOG_LEVEL (info; debug, warn, error, silent),
+FW_LOG_FORMAT (pretty on a terminal, json otherwise)`;
 
 /**
  * `fw serve [--site <dir>] [--host <h>] [--port <n>] [--db <url>] [--workers <n|auto>]
@@ -32,26 +55,38 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const workers = parseWorkerCount(values.workers ?? process.env.FW_WORKERS);
   const dbUrl = values.db ?? process.env.FW_DB_URL;
   const logLevel = process.env.FW_LOG_LEVEL ?? 'info';
+  const format = logFormat(process.env.FW_LOG_FORMAT, process.stdout.isTTY === true);
   const jobConcurrency = parseJobConcurrency(values.jobs ?? process.env.FW_JOBS);
   const socketioText = values['socketio-port'] ?? process.env.FW_SOCKETIO_PORT;
   const socketioPort = socketioText === undefined ? undefined : Number(socketioText);
   if (socketioPort !== undefined && (!Number.isInteger(socketioPort) || socketioPort < 0 || socketioPort > 65535)) {
     throw new UsageError(`--socketio-port must be a port number, got "${socketioText}"`);
   }
-  const serve = { dir, host, port, dbUrl, logLevel, jobConcurrency, socketioPort };
+  const serve = { dir, host, port, dbUrl, logLevel, logFormat: format, jobConcurrency, socketioPort };
 
   // The primary prepared the site before forking; a worker only serves it.
   if (cluster.isWorker) return serveSite(serve);
 
+  let passwordSource = 'set when the site was created (change it: fw user set-password Administrator)';
   if (!(await siteExists(dir))) {
     console.log(`No site in ${dir}: creating one`);
-    const result = await createSite(dir, { dbUrl, adminPassword: process.env.FW_ADMIN_PASSWORD });
+    const adminPassword = process.env.FW_ADMIN_PASSWORD;
+    const result = await createSite(dir, { dbUrl, adminPassword });
     if (result.generatedPassword) console.log(`Administrator password (shown once): ${result.generatedPassword}`);
+    passwordSource = result.generatedPassword ? 'generated for this new site, printed above once' : 'FW_ADMIN_PASSWORD, given when this site was created';
   }
-  if (workers === 1) return serveSite(serve);
+  const dbInUse = dbUrl ?? (await loadSiteConfig(sitePaths(dir).config)).db_url;
+  const banner = format === 'pretty' ? (url: string) => serveBanner({ url, dir, dbUrl: dbInUse, passwordSource, workers }) : undefined;
+  if (workers === 1) return serveSite({ ...serve, banner });
 
   // Opening once here brings the schema up to date and reports an unreachable database as one
   // clear error, before any worker exists.
   await (await openSite(dir, { dbUrl })).close();
-  return runClusterPrimary({ workers, log: jsonLineLog(logLevel) });
+  const pretty = prettyLogStream();
+  const log = format === 'pretty' ? jsonLineLog(logLevel, (line) => pretty.write(line)) : jsonLineLog(logLevel);
+  return runClusterPrimary({
+    workers,
+    log,
+    onReady: banner ? (listeningPort) => process.stdout.write(banner(listeningUrl(host, listeningPort))) : undefined,
+  });
 }

@@ -5,6 +5,25 @@ import { addUser, changePassword, generatePassword, generateUserKeys, setUserEna
 import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 
+/** `fw user --help` */
+export const userUsage = `Usage: fw user add <email> [--password <pw>] [--first-name <name>] [--role <Role> ...]
+       fw user set-password <user> [--password <pw>]
+       fw user keys <user>
+       fw user disable <user>
+       fw user enable <user>
+
+User administration on the server, acting as the Administrator. <user> is a user's name or email.
+Every subcommand takes --site <dir> (default ./sites/default) and --db <url>.
+
+  add           creates a user; without --password one is generated and printed once
+  set-password  sets a password (generated and printed when absent); the user's sessions end
+  keys          prints a fresh api_key:api_secret on stdout; the previous secret stops working
+  disable       ends the user's sessions and refuses their API keys until enabled again
+  enable        lets a disabled user log in again
+
+Passwords: at least 8 characters; with enable_password_policy, as strong as minimum_password_score.
+Environment: FW_SITE, FW_DB_URL, FW_USER_PASSWORD`;
+
 const SITE_OPTIONS = { site: { type: 'string' }, db: { type: 'string' } } as const;
 
 /** Opens the site named by --site / FW_SITE (default ./sites/default), runs `work`, closes it. */

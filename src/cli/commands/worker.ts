@@ -3,7 +3,21 @@ import type { JobLogger } from '../../jobs/job-worker.js';
 import { openSite, siteExists } from '../../site/open-site.js';
 import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
+import { logFormat, prettyLogStream } from '../log-format.js';
 import { jsonLineLog, type ProcessLog } from '../process-log.js';
+
+/** `fw worker --help` */
+export const workerUsage = `Usage: fw worker [--site <dir>] [--db <url>] [--concurrency <n>] [--queue <q> ...]
+
+A process that only runs background jobs, webhook deliveries and the scheduler, until SIGTERM or
+SIGINT; then it finishes the jobs in flight.
+
+  --site <dir>        the site folder (default ./sites/default)
+  --db <url>          overrides the site's db_url for this run
+  --concurrency <n>   jobs at once (default 2)
+  --queue <q>         only these queues (repeatable; default every queue)
+
+Environment: FW_SITE, FW_DB_URL, FW_JOBS, FW_LOG_LEVEL, FW_LOG_FORMAT`;
 
 /** `--jobs` / `--concurrency`: how many jobs one process runs at once (0 allowed where serving is its main work). */
 export function parseJobConcurrency(text: string | undefined, min = 0): number | undefined {
@@ -42,7 +56,9 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const dir = values.site ?? process.env.FW_SITE ?? './sites/default';
   if (!(await siteExists(dir))) throw new Error(`No site in ${dir}: pass --site <dir> (or set FW_SITE)`);
   const concurrency = parseJobConcurrency(values.concurrency ?? process.env.FW_JOBS, 1) ?? 2;
-  const log = jsonLineLog(process.env.FW_LOG_LEVEL ?? 'info');
+  const level = process.env.FW_LOG_LEVEL ?? 'info';
+  const pretty = logFormat(process.env.FW_LOG_FORMAT, process.stdout.isTTY === true) === 'pretty' ? prettyLogStream() : undefined;
+  const log = pretty ? jsonLineLog(level, (line) => pretty.write(line)) : jsonLineLog(level);
   const stopped = new Promise<string>((resolve) => {
     for (const s of ['SIGTERM', 'SIGINT'] as const) process.once(s, () => resolve(s));
   });

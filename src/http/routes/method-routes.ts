@@ -4,6 +4,7 @@ import { bindArguments, type HttpVerb, type MethodDefinition } from '../../rpc/m
 import type { Site } from '../../site/site.js';
 import { requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';
+import { requestVerb } from '../request-verb.js';
 
 const METHOD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const METHOD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -26,7 +27,7 @@ export async function callMethod(
 ): Promise<unknown> {
   const method = found;
   if (!method) throw new DoesNotExistError(`Method ${path.slice(0, 140)} not found`);
-  const verb = req.method.toUpperCase() as HttpVerb;
+  const verb = requestVerb(req).toUpperCase() as HttpVerb;
   if (!method.methods.includes(verb)) {
     throw new PermissionError('Not permitted', { messages: [{ message: `${verb} is not allowed for ${path}`, title: 'Method Not Allowed' }] });
   }
