@@ -10,12 +10,13 @@ import type { Site } from '../site/site.js';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, registerBodyIdleTimeout } from './body-idle-timeout.js';
 import { applyCors, registerCors } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
-import { clientErrorHandler, mapRequestError, shuttingDown } from './framework-errors.js';
+import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestError, missingHost, shuttingDown } from './framework-errors.js';
 import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
 import { serializeRequest } from './log-redaction.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
+import { registerOpenApi } from './openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
@@ -65,6 +66,8 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     frameworkErrors: (err, req, reply) => void sendError(site, err, req, reply),
     // Errors of Node's HTTP parser (oversize headers: 431) are answered on the socket, as JSON too.
     clientErrorHandler: clientErrorHandler(developerMode),
+    // A request without Host is refused by the first hook below, in the envelope (Node's own 400 is empty).
+    http: { requireHostHeader: false },
     // Behind trusted proxies, req.ip is the address the nearest untrusted hop was seen at: the one
     // the outermost trusted proxy appended to X-Forwarded-For, never a hop the client wrote
     // itself (the login throttle and session records key on it; docs/deployment.md).
@@ -77,7 +80,9 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   });
   // Hooks every request passes through are written in callback style: an async hook costs a
   // promise and a microtask per request even when it has nothing to do (see docs/benchmarks.md).
-  app.addHook('onRequest', (_req, _reply, done) => done(closing ? shuttingDown() : undefined));
+  app.addHook('onRequest', (req, _reply, done) => done(closing ? shuttingDown() : missingHost(req)));
+  // An `Expect` Node does not understand: 417 in the envelope rather than Node's empty one.
+  app.server.on('checkExpectation', expectationFailedHandler(developerMode, app.log));
 
   registerBodyIdleTimeout(app, bodyIdleMs);
   registerCors(app, site);
@@ -115,6 +120,8 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   registerFileRoutes(app, site);
   // Socket.IO on this app's server and the event stream (docs/realtime.md).
   registerRealtime(app, site);
+  // The OpenAPI description, its reference page and method discovery (docs/openapi.md).
+  registerOpenApi(app, site);
   // The admin web UI at /app and /login (docs/admin-ui.md); off with `admin_ui: false`.
   registerAdminUi(app, site);
 
@@ -142,7 +149,7 @@ function trustProxyOption(trust: TrustProxy): FastifyServerOptions['trustProxy']
 /** The error body of a failed request (v1 or v2 by its path), with status and headers set on `reply`. */
 function errorBody(err: unknown, req: FastifyRequest, reply: FastifyReply, developerMode: boolean): object {
   const scope: ErrorScope = { requestId: req.id, developerMode, log: req.log };
-  const mapped = mapRequestError(err, scope);
+  const mapped = mapRequestError(clientAbort(err, req) ?? err, scope);
   reply.code(mapped.status).type('application/json; charset=utf-8');
   // A body left half-read cannot be followed by another request on this connection.
   if (req.raw.complete === false) reply.header('Connection', 'close');

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyBaseLogger, FastifyError } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyRequest } from 'fastify';
 import {
   FwError,
   InvalidRequestBody,
   RequestTooLarge,
   ServiceUnavailableError,
 } from '../errors/index.js';
+import { securityHeaderPairs } from './security-headers.js';
 import { mapError, v1ErrorBody, type ErrorScope, type MappedError } from './error-response.js';
 
 /**
@@ -74,6 +75,24 @@ function fromClientError(err: NodeJS.ErrnoException): FrameworkError {
   }
 }
 
+/** The head and body of an error answered outside Fastify (on the socket or a bare ServerResponse). */
+function rawErrorAnswer(framework: FrameworkError, developerMode: boolean, log: FastifyBaseLogger): { status: number; headers: Record<string, string>; body: string } {
+  const scope: ErrorScope = { requestId: randomUUID(), developerMode, log };
+  const mapped = mapError(framework.error, scope);
+  const body = JSON.stringify(v1ErrorBody(mapped, scope));
+  return {
+    status: framework.status ?? mapped.status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...Object.fromEntries(securityHeaderPairs()),
+      Connection: 'close',
+      'Content-Length': String(Buffer.byteLength(body)),
+    },
+    body,
+  };
+}
+
 /**
  * Fastify's `clientErrorHandler`: errors Node's HTTP parser raises before any request object
  * exists (oversize headers, a garbled request line, a header timeout) are answered with the same
@@ -83,25 +102,56 @@ export function clientErrorHandler(developerMode: boolean) {
   return function (this: { log: FastifyBaseLogger }, err: NodeJS.ErrnoException, socket: Socket): void {
     // The peer is gone: there is nobody to answer.
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    const scope: ErrorScope = { requestId: randomUUID(), developerMode, log: this.log };
-    const framework = fromClientError(err);
-    const mapped = mapError(framework.error, scope);
-    const status = framework.status ?? mapped.status;
-    const body = JSON.stringify(v1ErrorBody(mapped, scope));
-    this.log.debug({ code: err.code, requestId: scope.requestId }, 'client error');
+    this.log.debug({ code: err.code }, 'client error');
     if (!socket.writable) {
       socket.destroy();
       return;
     }
+    const { status, headers, body } = rawErrorAnswer(fromClientError(err), developerMode, this.log);
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     // end() rather than destroy(): the answer is flushed before the connection closes.
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        'Cache-Control: no-store\r\n' +
-        'Connection: close\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${head}\r\n${body}`);
   };
+}
+
+/**
+ * Node answers an `Expect` other than `100-continue` with a bare 417 of its own unless the server
+ * listens for 'checkExpectation'; this listener gives that 417 the envelope (RFC 9110: a server
+ * that does not understand an expectation answers 417).
+ */
+export function expectationFailedHandler(developerMode: boolean, log: FastifyBaseLogger) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const expectation = String(req.headers.expect).slice(0, 60);
+    const error = new InvalidRequestBody(`Unsupported Expect header "${expectation}": only 100-continue is understood`);
+    const { status, headers, body } = rawErrorAnswer({ error, status: 417 }, developerMode, log);
+    res.writeHead(status, headers);
+    res.end(body);
+  };
+}
+
+/**
+ * RFC 9112 asks a 400 for an HTTP/1.1 request without `Host`. Node's own check answers it empty,
+ * so the server is built with `requireHostHeader: false` and this refusal is raised in the first
+ * hook instead, answered through the error handler like every other 400.
+ */
+export function missingHost(req: FastifyRequest): InvalidRequestBody | undefined {
+  if (req.headers.host !== undefined || req.raw.httpVersionMajor !== 1 || req.raw.httpVersionMinor < 1) return undefined;
+  return new InvalidRequestBody('An HTTP/1.1 request must carry a Host header');
+}
+
+/**
+ * A request the client gave up on (it closed the connection before its body was complete, or
+ * while waiting for the answer) is normal traffic, not a server fault: it becomes a quiet
+ * catalogue error nobody will read, logged at debug level rather than as an unhandled error.
+ */
+export function clientAbort(err: unknown, req: FastifyRequest): InvalidRequestBody | undefined {
+  if (err instanceof FwError) return undefined;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const gone = req.raw.destroyed || req.raw.socket?.destroyed === true;
+  const aborted = req.raw.aborted || (gone && (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE'));
+  if (!aborted) return undefined;
+  req.log.debug({ code, requestId: req.id }, 'request aborted by the client');
+  return new InvalidRequestBody('The client closed the connection before the request was complete');
 }
 
 /** The answer to a request that arrives while the server is shutting down. */

@@ -23,19 +23,40 @@ export function parseJsonBody(text: string): unknown {
   return parsed;
 }
 
-/** Reads the raw body of a request up to `limit` bytes (RequestTooLarge past it). */
-async function readBody(req: FastifyRequest, limit: number): Promise<string> {
+/**
+ * Reads the raw body of a request up to `limit` bytes (RequestTooLarge past it). The stream is
+ * never destroyed here: past the limit it keeps flowing to nobody, so the connection stays up for
+ * the 413 to be read (see linger.ts).
+ */
+function readBody(req: FastifyRequest, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new RequestTooLarge('Request body is too large');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req.raw) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buf.length;
-    if (size > limit) throw new RequestTooLarge('Request body is too large');
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new RequestTooLarge('Request body is too large'));
+  const raw = req.raw;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('error', onError);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += buf.length;
+      if (size <= limit) return void chunks.push(buf);
+      stop();
+      reject(new RequestTooLarge('Request body is too large'));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    raw.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { HttpExchange, HttpVerb } from '../rpc/method-registry.js';
 import type { Site } from '../site/site.js';
 import { authenticate } from './authenticate.js';
 import { checkCsrf } from './csrf.js';
+import { requestVerb } from './request-verb.js';
 
 /** The per-request facts handlers need, passed explicitly rather than read from globals. */
 export interface RequestContext {
@@ -25,7 +26,8 @@ export async function requestContext(site: Site, req: FastifyRequest): Promise<R
 export function httpExchange(req: FastifyRequest, reply: FastifyReply, sid: string | undefined): HttpExchange {
   const secure = req.protocol === 'https';
   return {
-    verb: req.method.toUpperCase() as HttpVerb,
+    verb: requestVerb(req).toUpperCase() as HttpVerb,
+    apiVersion: req.url.startsWith('/api/v2/') ? 'v2' : 'v1',
     ip: req.ip,
     userAgent: req.headers['user-agent'],
     sid,

@@ -14,6 +14,11 @@ const FIXED: ReadonlyArray<readonly [string, string]> = [
 ];
 const FRAME_POLICY = "frame-ancestors 'self'";
 
+/** The same headers as name/value pairs, for answers written outside Fastify (framework-errors.ts). */
+export function securityHeaderPairs(): Array<readonly [string, string]> {
+  return [...FIXED, ['Content-Security-Policy', FRAME_POLICY]];
+}
+
 /** Adds the security headers to `reply`, keeping those the route set itself. */
 export function setSecurityHeaders(reply: FastifyReply): void {
   for (const [name, value] of FIXED) if (!reply.hasHeader(name)) reply.header(name, value);

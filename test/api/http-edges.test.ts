@@ -1,6 +1,5 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, type AddressInfo, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { PermissionError } from '../../src/errors/index.js';
@@ -9,79 +8,8 @@ import { testDialects } from '../helpers/dialects.js';
 import { storedCount } from '../helpers/document-api.js';
 import { assertV1Error, assertV2Error } from '../helpers/error-envelope.js';
 import { filesOnDisk } from '../helpers/file-api.js';
+import { assertRawError, eventually, open, parseAnswers, rawExchange, readUntilClosed } from '../helpers/raw-http.js';
 import { ADMIN_PASSWORD, startTestSite, type TestSite } from '../helpers/test-site.js';
-
-/** One answer read off a raw connection. */
-interface RawAnswer {
-  readonly statusCode: number;
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
-
-/** Splits raw HTTP/1.1 text into its answers (each with a Content-Length, as fw always sends). */
-function parseAnswers(text: string): RawAnswer[] {
-  const answers: RawAnswer[] = [];
-  let rest = text;
-  while (rest.startsWith('HTTP/1.1 ')) {
-    const end = rest.indexOf('\r\n\r\n');
-    if (end < 0) break;
-    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
-    const headers: Record<string, string> = {};
-    for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
-    const length = Number(headers['content-length'] ?? 0);
-    answers.push({ statusCode: Number(statusLine.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
-    rest = rest.slice(end + 4 + length);
-  }
-  return answers;
-}
-
-/** Opens a connection to a listening app. */
-async function open(app: FastifyInstance): Promise<Socket> {
-  const { port } = app.server.address() as AddressInfo;
-  const socket = connect(port, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  return socket;
-}
-
-/** Everything the server sends until it closes the connection (or `ms` pass). */
-function readUntilClosed(socket: Socket, ms = 10_000): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(text);
-    }, ms);
-    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(text);
-    });
-  });
-}
-
-/** Sends `text` on a fresh connection and answers what came back before the server closed it. */
-async function rawExchange(app: FastifyInstance, text: string): Promise<RawAnswer[]> {
-  const socket = await open(app);
-  const answer = readUntilClosed(socket);
-  socket.write(text);
-  return parseAnswers(await answer);
-}
-
-/** Asserts the v1 envelope on a raw answer. */
-function assertRawError(answer: RawAnswer | undefined, status: number, excType: string): void {
-  assert.ok(answer, 'the server answered');
-  assertV1Error({ statusCode: answer.statusCode, headers: answer.headers, body: answer.body }, status, excType);
-}
-
-/** Waits until `check` holds, polling; fails with `what` after a few seconds. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(what);
-}
 
 const BOUNDARY = 'fwedgeboundary';
 const FILE_HEAD =
