@@ -27,6 +27,7 @@ export function httpExchange(req: FastifyRequest, reply: FastifyReply, sid: stri
   const secure = req.protocol === 'https';
   return {
     verb: requestVerb(req).toUpperCase() as HttpVerb,
+    apiVersion: req.url.startsWith('/api/v2/') ? 'v2' : 'v1',
     ip: req.ip,
     userAgent: req.headers['user-agent'],
     sid,

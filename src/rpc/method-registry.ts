@@ -21,6 +21,8 @@ export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export interface HttpExchange {
   /** The verb of the request; document methods check it against the verbs they allow. */
   readonly verb: HttpVerb;
+  /** The API conventions of the URL: `/api/v2/…` answers in v2 form (bodies keep nulls, `messages`). */
+  readonly apiVersion: 'v1' | 'v2';
   readonly ip: string;
   readonly userAgent: string | undefined;
   /** The session id the request came with, if it had a live session. */
@@ -121,6 +123,25 @@ export class MethodRegistry {
     return this;
   }
 
+  /**
+   * A method of a DocType's controller module by the v2 shorthand `<DocType>/<method>`: the
+   * method registered at `<app>.<module>.doctype.<doctype>.<doctype>.<method>` (names in snake
+   * case), as `fw.core.doctype.user.user.get_all_roles` for `User/get_all_roles`. When apps
+   * register the same tail, the one under the DocType's own module wins.
+   */
+  resolveControllerMethod(doctype: string, method: string, module: string | undefined): MethodDefinition | undefined {
+    const scrubbed = snakeCase(doctype);
+    const tail = `.doctype.${scrubbed}.${scrubbed}.${method}`;
+    const inModule = module === undefined ? undefined : `.${snakeCase(module)}${tail}`;
+    let found: MethodDefinition | undefined;
+    for (const [path, definition] of this.#methods) {
+      if (!path.endsWith(tail)) continue;
+      if (inModule !== undefined && path.endsWith(inModule)) return definition;
+      found ??= definition;
+    }
+    return found;
+  }
+
   /** Counts registrations, so what is derived from the methods (the API description) knows when to rebuild. */
   get revision(): number {
     return this.#revision;
@@ -139,6 +160,11 @@ export class MethodRegistry {
     if (path.startsWith('fw.')) return this.#methods.get(`frappe.${path.slice(3)}`);
     return undefined;
   }
+}
+
+/** A DocType or module name as its module path spells it: `Has Role` -> `has_role`. */
+function snakeCase(name: string): string {
+  return name.trim().toLowerCase().replace(/[\s-]+/g, '_');
 }
 
 /** Checks and coerces call arguments against the declared parameters; undeclared ones pass through. */

@@ -9,16 +9,17 @@ const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
 
 /**
  * `insert_many`: inserts every document of `docs` in the request's one transaction, so one refusal
- * stores none of them. Returns the names, each once (a child row contributes its parent's name).
+ * stores none of them. Returns one name per document sent, in order (a child row: its parent's), as
+ * the reference does; a parent named twice appears twice.
  */
 async function insertMany({ ctx, site, args }: MethodCall): Promise<string[]> {
   const docs = args.docs as unknown[];
   if (docs.length > INSERT_MANY_LIMIT) {
     throw new ValidationError(`Only ${INSERT_MANY_LIMIT} inserts allowed in one request (got ${docs.length})`);
   }
-  const names = new Set<string>();
-  for (const doc of docs) names.add(String((await insertClientDoc(ctx, site.documents, doc)).name));
-  return [...names];
+  const names: string[] = [];
+  for (const doc of docs) names.push(String((await insertClientDoc(ctx, site.documents, doc)).name));
+  return names;
 }
 
 /** `bulk_update`: saves each `{doctype, docname, ...fields}`; refusals come back in `failed_docs`. */
