@@ -54,7 +54,8 @@ async function login(call: MethodCall): Promise<string> {
   const throttle = throttleFor(site, settings);
   await throttle.begin(keys);
 
-  if (!usr || !pwd) throw invalidLogin(http, 'Incomplete login details');
+  // Nothing to check: a 401, but the session the request came with stays (its cookies too).
+  if (!usr || !pwd) throw new AuthenticationError('Incomplete login details', { details: { responseMessage: 'Incomplete login details' } });
   const passwordOk = await checkUserPassword(ctx.q, ctx.dialect, user?.name ?? usr, pwd).catch((err: unknown) => {
     if (err instanceof AuthenticationError) throw invalidLogin(http, err.message);
     throw err;
