@@ -62,8 +62,10 @@ export async function installAppDocTypes(
       await syncTable(q, dialect, metas.get(def.name));
     }
   }
-  for (const def of shipped) await storeDefinition(q, repo, metas, def, stamp);
-  await metas.writeState(q, FINGERPRINT_KEY, wanted);
-  await metas.bumpVersion(q);
+  let changed = false;
+  for (const def of shipped) if (await storeDefinition(q, repo, metas, def, stamp)) changed = true;
+  // Nothing written when every definition already matched (a second `fw migrate`): no reload anywhere.
+  if (stored !== wanted) await metas.writeState(q, FINGERPRINT_KEY, wanted);
+  if (changed) await metas.bumpVersion(q);
   return count;
 }

@@ -96,12 +96,12 @@ describe('loadApps', () => {
     [
       'a field of an unknown type',
       async () => [await appWith({ name: 'badtype', doctypes: [{ name: 'Odd', fields: [{ fieldname: 'x', fieldtype: 'Blob' }] }] })],
-      /App "badtype": DocType Odd: field x: unknown field type "Blob"/,
+      /App "badtype": DocType Odd: Field x: unknown field type "Blob"/,
     ],
     [
       'a Link to a DocType neither built in nor shipped',
       async () => [await appWith({ name: 'badlink', doctypes: [{ name: 'Odd', fields: [{ fieldname: 'x', fieldtype: 'Link', options: 'Customer' }] }] })],
-      /App "badlink": DocType Odd: field x: options must name the DocType the Link points to/,
+      /App "badlink": DocType Odd: Field x: options must name the DocType the Link points to/,
     ],
     [
       'a DocType named like a built-in one',

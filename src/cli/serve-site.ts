@@ -61,7 +61,9 @@ export async function serveSite(options: ServeSiteOptions): Promise<number> {
 
 async function serveUntilStopped(options: ServeSiteOptions): Promise<number> {
   const stopped = stopSignal();
-  const site = await openSite(options.dir, { dbUrl: options.dbUrl });
+  // The primary warned about site_config.json already; N workers repeating it would only be noise.
+  const warn = cluster.isWorker ? () => {} : undefined;
+  const site = await openSite(options.dir, { dbUrl: options.dbUrl, warn });
   let app: FastifyInstance | undefined;
   let socketioPort: ExtraPort | undefined;
   try {

@@ -1,6 +1,7 @@
 import { DuplicateEntryError, LinkExistsError, ValidationError } from '../errors/index.js';
 import { docToDefinition } from '../meta/doctype-document.js';
-import { CHILD_FIELDS, STANDARD_FIELDS, type Doc, type DocTypeDef } from '../meta/doctype.js';
+import { definitionProblem } from '../meta/check-definition.js';
+import type { Doc, DocTypeDef } from '../meta/doctype.js';
 import { Meta } from '../meta/meta.js';
 import { dropTable, syncTable } from '../meta/schema-sync.js';
 import { columnCanBecome } from '../meta/column-change.js';
@@ -9,9 +10,6 @@ import { applyDefaults, coerceFields } from '../documents/build-document.js';
 import { DocumentRepository } from '../documents/document-repository.js';
 import type { HookArgs, HookRegistry } from '../documents/hooks.js';
 
-const RESERVED = new Set<string>([...STANDARD_FIELDS, ...CHILD_FIELDS, 'doctype']);
-const FIELDNAME = /^[a-z_][a-z0-9_]{0,63}$/;
-const DOCTYPE_NAME = /^[A-Za-z][A-Za-z0-9 _-]{0,60}$/;
 
 /**
  * Refuses a field type change whose stored values would need converting (text to number, say):
@@ -33,42 +31,13 @@ function checkTypeChanges(before: DocTypeDef, after: DocTypeDef, types: FieldTyp
   }
 }
 
-/** Checks a definition before it is stored: names, field types, and what Table and Link fields point at. */
-function checkDefinition(def: DocTypeDef, args: HookArgs): void {
-  const { ctx } = args;
-  if (!DOCTYPE_NAME.test(def.name)) {
-    throw new ValidationError(
-      `DocType name "${def.name}" must start with a letter and hold only letters, digits, spaces, _ and - (at most 61 characters)`,
-    );
-  }
-  const seen = new Set<string>();
-  for (const f of def.fields) {
-    if (!FIELDNAME.test(f.fieldname ?? '')) {
-      throw new ValidationError(`Fieldname "${String(f.fieldname)}" must be lower case letters, digits and _, starting with a letter or _`);
-    }
-    if (RESERVED.has(f.fieldname)) throw new ValidationError(`Fieldname "${f.fieldname}" is reserved for a standard field`);
-    if (seen.has(f.fieldname)) throw new ValidationError(`Fieldname "${f.fieldname}" appears more than once`);
-    seen.add(f.fieldname);
-    if (!ctx.metas.types.has(f.fieldtype)) throw new ValidationError(`Field ${f.fieldname}: unknown field type "${f.fieldtype}"`);
-    const isOwnName = f.options === def.name;
-    if (f.fieldtype === 'Table' || f.fieldtype === 'Table MultiSelect') {
-      if (!f.options || !ctx.metas.has(f.options) || !ctx.metas.get(f.options).isChild) {
-        throw new ValidationError(`Field ${f.fieldname}: options must name a child table DocType (istable)`);
-      }
-    }
-    if (f.fieldtype === 'Link' && (!f.options || (!ctx.metas.has(f.options) && !isOwnName))) {
-      throw new ValidationError(`Field ${f.fieldname}: options must name the DocType the Link points to`);
-    }
-    if (f.fieldtype === 'Dynamic Link' && !def.fields.some((o) => o.fieldname === f.options)) {
-      throw new ValidationError(`Field ${f.fieldname}: options must name the field that holds the DocType`);
-    }
-  }
-  const autoname = def.autoname ?? '';
-  if (autoname.startsWith('field:') && !seen.has(autoname.slice(6).trim())) {
-    throw new ValidationError(`autoname ${autoname}: no such field`);
-  }
-  // Building the Meta resolves every field type once more and catches anything left.
-  new Meta(def, ctx.metas.types);
+/** Checks a definition before it is stored (meta/check-definition.ts, shared with apps' DocTypes). */
+function checkDefinition(def: DocTypeDef, { ctx }: HookArgs): void {
+  const problem = definitionProblem(def, {
+    types: ctx.metas.types,
+    doctype: (name) => (ctx.metas.has(name) ? ctx.metas.get(name).def : undefined),
+  });
+  if (problem !== undefined) throw new ValidationError(problem);
 }
 
 /**

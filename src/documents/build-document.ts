@@ -7,11 +7,6 @@ import type { Meta, ResolvedField } from '../meta/meta.js';
  * The first option of a Select, its implicit default (docs/architecture.md "The document pipeline", insert step 1). A blank first
  * option means "nothing chosen" (as the reference's `options.split("\n", 1)[0]`), so it gives none.
  */
-function firstOption(field: ResolvedField): string | undefined {
-  const first = (field.def.options ?? '').split('\n')[0]?.trim() ?? '';
-  return first === '' ? undefined : first;
-}
-
 /** Fills fields the client left empty with their DocField defaults (static, `Today`, `now`, `__user`). */
 export function applyDefaults(meta: Meta, doc: Doc, ctx: FieldContext): void {
   for (const f of meta.valueFields) {
@@ -20,9 +15,9 @@ export function applyDefaults(meta: Meta, doc: Doc, ctx: FieldContext): void {
     const text = f.def.default;
     if (text !== undefined && text !== null && text !== '') {
       doc[f.def.fieldname] = f.type.resolveDefault ? f.type.resolveDefault(String(text), f.def, ctx) : text;
-    } else if (f.def.fieldtype === 'Select' && current === undefined) {
-      const option = firstOption(f);
-      if (option !== undefined) doc[f.def.fieldname] = option;
+    } else if (current === undefined && f.type.initialValue) {
+      const initial = f.type.initialValue(f.def);
+      if (initial !== undefined) doc[f.def.fieldname] = initial;
     }
   }
 }

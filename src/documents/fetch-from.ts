@@ -1,4 +1,5 @@
 import type { Doc } from '../meta/doctype.js';
+import { isLinkField, linkTarget } from '../meta/field-links.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
 import { mayUseDocument } from '../permissions/document-access.js';
 import { isWithheld } from '../permissions/field-level.js';
@@ -30,7 +31,7 @@ function fetchGroups(meta: Meta): readonly FetchGroup[] {
     const dot = spec.indexOf('.');
     if (dot <= 0 || dot === spec.length - 1) continue;
     const link = meta.field(spec.slice(0, dot));
-    if (!link || (link.def.fieldtype !== 'Link' && link.def.fieldtype !== 'Dynamic Link')) continue;
+    if (!link || !isLinkField(link)) continue;
     const group = byLink.get(link.def.fieldname) ?? { link, targets: [] };
     group.targets.push({ field, source: spec.slice(dot + 1) });
     byLink.set(link.def.fieldname, group);
@@ -49,11 +50,6 @@ function text(value: unknown): string {
   return value === null || value === undefined ? '' : String(value);
 }
 
-/** The DocType a link field of `doc` points at: its options, or for a Dynamic Link the field its options names. */
-function targetDocType(link: ResolvedField, doc: Doc): string {
-  return link.def.fieldtype === 'Link' ? link.def.options ?? '' : text(doc[link.def.options ?? '']);
-}
-
 /**
  * Which targets of a group to fill: a `fetch_if_empty` field only while it is empty; the others
  * when the document is new or the link changed, so a value edited by hand survives later saves.
@@ -62,7 +58,7 @@ function targetsToFill(group: FetchGroup, doc: Doc, before: Doc | undefined, opt
   const linkChanged =
     before === undefined ||
     text(before[group.link.def.fieldname]) !== text(doc[group.link.def.fieldname]) ||
-    (group.link.def.fieldtype === 'Dynamic Link' && text(before[group.link.def.options ?? '']) !== text(doc[group.link.def.options ?? '']));
+    linkTarget(group.link, before) !== linkTarget(group.link, doc);
   return group.targets.filter(({ field }) => {
     if (opts.onlyAllowOnSubmit && field.def.allow_on_submit !== 1) return false;
     return field.def.fetch_if_empty === 1 ? isEmpty(doc[field.def.fieldname]) : linkChanged;
@@ -77,8 +73,8 @@ function targetsToFill(group: FetchGroup, doc: Doc, before: Doc | undefined, opt
  * a value the client claimed came from the link.
  */
 async function fill(ctx: DocContext, meta: Meta, doc: Doc, group: FetchGroup, targets: FetchGroup['targets']): Promise<void> {
-  const doctype = targetDocType(group.link, doc);
-  if (doctype === '' || !ctx.metas.has(doctype)) return;
+  const doctype = linkTarget(group.link, doc);
+  if (doctype === undefined || !ctx.metas.has(doctype)) return;
   const source = ctx.metas.get(doctype);
   if (source.isSingle) return;
   const present = targets.filter((t) => source.hasColumn(t.source));

@@ -82,6 +82,11 @@ export type CommittedListener = (event: CommittedDocEvent) => void | Promise<voi
 export class HookRegistry {
   readonly #hooks = new Map<string, DocHook[]>();
   readonly #committed = new Map<string, CommittedListener[]>();
+  /**
+   * The hooks and committed listeners an event of a DocType runs, `*` ones first, resolved once per
+   * (DocType, event) since every write asks for them; registering anything clears this.
+   */
+  readonly #resolved = new Map<string, { readonly hooks: readonly DocHook[]; readonly listeners: readonly CommittedListener[] }>();
   /** `has_permission` and `permission_query_conditions` hooks, registered by DocType like the events. */
   readonly permissions = new PermissionHooks();
 
@@ -91,6 +96,7 @@ export class HookRegistry {
     const list = this.#hooks.get(key) ?? [];
     list.push(hook);
     this.#hooks.set(key, list);
+    this.#resolved.clear();
     return this;
   }
 
@@ -104,12 +110,13 @@ export class HookRegistry {
     const list = this.#committed.get(key) ?? [];
     list.push(listener);
     this.#committed.set(key, list);
+    this.#resolved.clear();
     return this;
   }
 
   /** Runs the chain for `event`: hooks for every DocType first, then the DocType's own. */
   async run(doctype: string, event: DocEvent, args: HookArgs): Promise<void> {
-    const chain = [...(this.#hooks.get(`*\u0000${event}`) ?? []), ...(this.#hooks.get(`${doctype}\u0000${event}`) ?? [])];
+    const { hooks: chain, listeners } = this.#resolve(doctype, event);
     if (chain.length > 0) {
       const step = async (i: number): Promise<void> => {
         const hook = chain[i];
@@ -117,13 +124,22 @@ export class HookRegistry {
       };
       await step(0);
     }
-    if (this.#committed.size > 0) this.#deferCommitted(doctype, event, args);
+    if (listeners.length > 0) this.#deferCommitted(doctype, event, args, listeners);
+  }
+
+  #resolve(doctype: string, event: DocEvent): { readonly hooks: readonly DocHook[]; readonly listeners: readonly CommittedListener[] } {
+    const key = `${doctype}\u0000${event}`;
+    let resolved = this.#resolved.get(key);
+    if (resolved === undefined) {
+      const both = <T>(map: ReadonlyMap<string, T[]>): T[] => [...(map.get(`*\u0000${event}`) ?? []), ...(map.get(key) ?? [])];
+      resolved = { hooks: both(this.#hooks), listeners: both(this.#committed) };
+      this.#resolved.set(key, resolved);
+    }
+    return resolved;
   }
 
   /** Hands the event to its committed listeners once the unit commits (the chain above agreed to it). */
-  #deferCommitted(doctype: string, event: DocEvent, args: HookArgs): void {
-    const listeners = [...(this.#committed.get(`*\u0000${event}`) ?? []), ...(this.#committed.get(`${doctype}\u0000${event}`) ?? [])];
-    if (listeners.length === 0) return;
+  #deferCommitted(doctype: string, event: DocEvent, args: HookArgs, listeners: readonly CommittedListener[]): void {
     const heard: CommittedDocEvent = {
       doctype,
       name: String(args.doc.name),

@@ -1,3 +1,4 @@
+import { fixedLinkTarget } from '../meta/field-links.js';
 import type { Meta } from '../meta/meta.js';
 import { listRestriction } from '../permissions/list-restriction.js';
 import type { PermissionContext } from '../permissions/permission-context.js';
@@ -63,7 +64,7 @@ export async function linkJoinRestrictions(
   for (const via of vias) {
     for (const owner of owners) {
       const field = owner.field(via);
-      const target = field?.def.fieldtype === 'Link' ? field.def.options?.trim() : undefined;
+      const target = field === undefined ? undefined : fixedLinkTarget(field);
       if (!target || seen.has(target)) continue;
       seen.add(target);
       const targetMeta = pc.metaOf(target);

@@ -1,3 +1,4 @@
+import { fixedLinkTarget } from '../meta/field-links.js';
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
 
@@ -23,9 +24,9 @@ export function linkPathsTo(ctx: DocContext, target: Meta): readonly LinkPath[] 
   for (const doctype of ctx.metas.names()) {
     const meta = ctx.metas.get(doctype);
     for (const f of meta.valueFields) {
-      const { fieldname, fieldtype, options } = f.def;
-      if (fieldtype === 'Link' && options === target.name) paths.push({ meta, fieldname });
-      else if (fieldtype === 'Dynamic Link' && options && meta.hasColumn(options)) paths.push({ meta, fieldname, typeField: options });
+      const { fieldname, options } = f.def;
+      if (fixedLinkTarget(f) === target.name) paths.push({ meta, fieldname });
+      else if (f.type.options === 'doctype-field' && options && meta.hasColumn(options)) paths.push({ meta, fieldname, typeField: options });
     }
   }
   pathsByTarget.set(target, paths);

@@ -1,5 +1,6 @@
 import { CancelledLinkError, CannotChangeConstantError, LinkValidationError, MandatoryError, type ServerMessage } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
+import { isLinkField, linkTarget } from '../meta/field-links.js';
 import type { FieldContext } from '../meta/field-types/field-type.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
 import type { DocumentRepository } from './document-repository.js';
@@ -20,7 +21,7 @@ export function checkMandatory(meta: Meta, doc: Doc, metaOf: (doctype: string) =
   const missing: string[] = [];
   const messages: ServerMessage[] = [];
   for (const f of meta.fields) {
-    if (f.def.reqd !== 1 || f.def.fieldtype === 'Check') continue;
+    if (f.def.reqd !== 1 || f.type.alwaysAnswered) continue;
     if (f.type.isTable) {
       const rows = doc[f.def.fieldname];
       if (!Array.isArray(rows) || rows.length === 0) {
@@ -40,7 +41,7 @@ export function checkMandatory(meta: Meta, doc: Doc, metaOf: (doctype: string) =
     const childMeta = metaOf(tf.def.options ?? '');
     rows.forEach((row: Doc, i) => {
       for (const f of childMeta.valueFields) {
-        if (f.def.reqd === 1 && f.def.fieldtype !== 'Check' && isMissing(f, row[f.def.fieldname])) {
+        if (f.def.reqd === 1 && !f.type.alwaysAnswered && isMissing(f, row[f.def.fieldname])) {
           missing.push(`${tf.def.fieldname}[${i + 1}].${f.def.fieldname}`);
           messages.push({ message: `Error: ${childMeta.name} Row #${i + 1}: Value missing for: ${childMeta.label(f.def.fieldname)}` });
         }
@@ -96,14 +97,12 @@ export async function checkLinks(meta: Meta, doc: Doc, check: LinkCheck): Promis
   for (const f of meta.valueFields) {
     const value = doc[f.def.fieldname];
     if (value === null || value === undefined || value === '') continue;
-    let target: string | undefined;
-    if (f.def.fieldtype === 'Link') target = f.def.options;
-    else if (f.def.fieldtype === 'Dynamic Link') {
-      const t = doc[f.def.options ?? ''];
-      target = typeof t === 'string' && t !== '' ? t : undefined;
-      if (target === undefined) throw new LinkValidationError(`${meta.label(f.def.options ?? '')} must be set before ${meta.label(f.def.fieldname)}`);
+    if (!isLinkField(f)) continue;
+    const target = linkTarget(f, doc);
+    if (target === undefined) {
+      if (f.type.options === 'doctype') continue;
+      throw new LinkValidationError(`${meta.label(f.def.options ?? '')} must be set before ${meta.label(f.def.fieldname)}`);
     }
-    if (!target) continue;
     if (!check.knows(target)) throw new LinkValidationError(`Could not find ${meta.label(f.def.fieldname)}: ${String(value)} (no DocType ${target})`);
     const targetMeta = check.metaOf(target);
     if (targetMeta.isSingle) continue;

@@ -17,6 +17,7 @@ import { serializeRequest } from './log-redaction.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
+import { registerOpenApi } from './openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
@@ -120,6 +121,8 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   registerFileRoutes(app, site);
   // Socket.IO on this app's server and the event stream (docs/realtime.md).
   registerRealtime(app, site);
+  // The OpenAPI description, its reference page and method discovery (docs/openapi.md).
+  registerOpenApi(app, site);
   // The admin web UI at /app and /login (docs/admin-ui.md); off with `admin_ui: false`.
   registerAdminUi(app, site);
 

@@ -1,4 +1,5 @@
 import type { Doc } from '../meta/doctype.js';
+import { fixedLinkTarget } from '../meta/field-links.js';
 import type { Meta } from '../meta/meta.js';
 import type { Condition } from '../query/list-query.js';
 
@@ -29,8 +30,8 @@ export function allowedValues(rules: readonly UserPermissionRule[], allow: strin
 /** The Link fields of `meta` that User Permissions apply to. */
 function restrictedLinks(meta: Meta): RestrictedField[] {
   return meta.fields
-    .filter((f) => f.def.fieldtype === 'Link' && f.def.options && f.def.ignore_user_permissions !== 1)
-    .map((f) => ({ fieldname: f.def.fieldname, target: f.def.options as string }));
+    .filter((f) => fixedLinkTarget(f) !== undefined && f.def.ignore_user_permissions !== 1)
+    .map((f) => ({ fieldname: f.def.fieldname, target: fixedLinkTarget(f) as string }));
 }
 
 /**

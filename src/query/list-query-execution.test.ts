@@ -108,7 +108,7 @@ for (const dialect of testDialects()) {
       });
       test('a list of bare values filters names', async () => {
         assert.deepEqual(await names(['a4', 'a2', 'zz']), ['a2', 'a4']);
-        assert.deepEqual(await names('a3'), ['a3']);
+        assert.deepEqual(await names(['a3']), ['a3']);
       });
     });
 

@@ -127,12 +127,13 @@ describe('filters', () => {
     ]);
   });
 
-  test('reads a list of bare values as names and a bare value as one name', () => {
+  test('reads a list of bare values as names; a value that is no list or dict is refused', () => {
     assert.deepEqual(v1({ filters: ['a', 'b'] }).filters, [{ field: name, op: 'in', value: ['a', 'b'] }]);
     assert.deepEqual(v1({ filters: ['a', 'b', 'c'] }).filters, [{ field: name, op: 'in', value: ['a', 'b', 'c'] }]);
-    assert.deepEqual(v1({ filters: 'abc' }).filters, [{ field: name, op: '=', value: 'abc' }]);
-    assert.deepEqual(v1({ filters: '2024-0001' }).filters, [{ field: name, op: '=', value: '2024-0001' }]);
-    assert.deepEqual(v1({ filters: 42 }).filters, [{ field: name, op: '=', value: 42 }]);
+    for (const filters of ['abc', '2024-0001', 42, '5', '"a"', 'true']) {
+      assert.throws(() => v1({ filters }), /filters must be a list or a dict/);
+      assert.throws(() => v1({ or_filters: filters }), /or_filters must be a list or a dict/);
+    }
   });
 
   test('reads nested and/or logic', () => {

@@ -95,20 +95,21 @@ function countLeaves(conditions: readonly Condition[]): number {
 }
 
 /**
- * The decoded `filters` / `or_filters` value. v2 takes only a list or a dict (docs/api.md "API v2");
- * v1 also reads a bare name.
+ * The decoded `filters` / `or_filters` value: a list or a dict, JSON text or native. Anything else
+ * (text that is not JSON, a number, a bare name) is a 417 like every other malformed parameter,
+ * never silently read as something else (docs/api.md "Listing documents").
  */
-function filterValue(raw: unknown, param: string, version: 'v1' | 'v2'): unknown {
+function filterValue(raw: unknown, param: string): unknown {
   const value = decodeJson(raw, param);
-  if (version === 'v2' && value !== undefined && value !== null && typeof value !== 'object') {
-    throw new DataError(`${param} must be a list or a dict; got ${show(value).slice(0, 100)}`);
+  if (value !== undefined && value !== null && typeof value !== 'object') {
+    throw new DataError(`${param} must be a list or a dict (JSON); got ${show(value).slice(0, 100)}`);
   }
   return value;
 }
 
-function parseConditions(raw: Readonly<Record<string, unknown>>, version: 'v1' | 'v2'): Pick<ListQuery, 'filters' | 'orFilters'> {
-  const filters = parseFilters(filterValue(raw.filters, 'filters', version), 'filters');
-  const orFilters = parseFilters(filterValue(raw.or_filters, 'or_filters', version), 'or_filters');
+function parseConditions(raw: Readonly<Record<string, unknown>>): Pick<ListQuery, 'filters' | 'orFilters'> {
+  const filters = parseFilters(filterValue(raw.filters, 'filters'), 'filters');
+  const orFilters = parseFilters(filterValue(raw.or_filters, 'or_filters'), 'or_filters');
   const count = countLeaves(filters) + countLeaves(orFilters);
   if (count > MAX_CONDITIONS) {
     throw new DataError(`filters and or_filters may hold at most ${MAX_CONDITIONS} conditions together; got ${count}`);
@@ -151,7 +152,7 @@ export function parseListParams(raw: Readonly<Record<string, unknown>>, opts: Li
   return {
     doctype,
     fields: parseFields(raw.fields),
-    ...parseConditions(raw, opts.version),
+    ...parseConditions(raw),
     orderBy: parseOrderBy(parseTerms(raw.order_by, 'order_by')),
     groupBy: parseGroupBy(parseTerms(raw.group_by, 'group_by')),
     ...paging(raw, opts.version),

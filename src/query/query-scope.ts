@@ -119,7 +119,7 @@ export class QueryScope {
     const options = via.def.options?.trim();
     if (!options) return undefined;
     if (via.type.isTable) return this.#childJoin(ref.via, options);
-    if (via.def.fieldtype === 'Link') return this.#linkJoin(ref.via, options);
+    if (via.type.options === 'doctype') return this.#linkJoin(ref.via, options);
     return undefined;
   }
 

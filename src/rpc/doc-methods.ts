@@ -1,7 +1,6 @@
 import { DoesNotExistError, PermissionError, TimestampMismatchError } from '../errors/index.js';
 import { mergePatch } from '../documents/build-document.js';
 import type { DocContext } from '../documents/doc-context.js';
-import { presentDoc } from '../documents/present-document.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { Site } from '../site/site.js';
@@ -87,7 +86,7 @@ export interface DocMethodInvocation {
   readonly clientDoc?: Doc;
 }
 
-/** What a document method answered, and the document to send back (v1 form). */
+/** What a document method answered, and the document to send back (callers present it, v1 or v2). */
 export interface DocMethodOutcome {
   readonly result: unknown;
   readonly doc: Doc;
@@ -139,7 +138,7 @@ export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMeth
   }
 
   const result = await definition.handler({ ctx, site, doc, args: inv.args, http: inv.http });
-  return { result, doc: presentDoc(await documentAfter(inv, stored, doc), 'v1') };
+  return { result, doc: await documentAfter(inv, stored, doc) };
 }
 
 /** The document as stored, without permission checks; undefined once deleted. */

@@ -2,24 +2,27 @@ import { FrappeTypeError } from '../errors/index.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { Site } from '../site/site.js';
 import { DocMethodRegistry, type DocMethodHandler, type DocMethodOptions } from './doc-methods.js';
+import {
+  isParamsSchema,
+  paramsValidator,
+  schemaOfSpecs,
+  specsOfSchema,
+  type ParamSpec,
+  type ParamsSchema,
+  type ParamType,
+} from './method-params.js';
+
+export type { ParamSpec, ParamsSchema, ParamType } from './method-params.js';
 
 /** HTTP verbs a method may allow. */
 export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-
-/** The declared type of a method parameter; values are coerced leniently, as the reference does. */
-export type ParamType = 'string' | 'int' | 'bool' | 'json' | 'object' | 'list' | 'any';
-
-/** One declared parameter of a whitelisted method. */
-export interface ParamSpec {
-  readonly name: string;
-  readonly type: ParamType;
-  readonly required?: boolean;
-}
 
 /** What a method sees of the HTTP exchange: enough for login and logout, nothing of Fastify. */
 export interface HttpExchange {
   /** The verb of the request; document methods check it against the verbs they allow. */
   readonly verb: HttpVerb;
+  /** The API conventions of the URL: `/api/v2/…` answers in v2 form (bodies keep nulls, `messages`). */
+  readonly apiVersion: 'v1' | 'v2';
   readonly ip: string;
   readonly userAgent: string | undefined;
   /** The session id the request came with, if it had a live session. */
@@ -45,7 +48,14 @@ export type MethodHandler = (call: MethodCall) => Promise<unknown>;
 export interface MethodOptions {
   readonly allowGuest?: boolean;
   readonly methods?: readonly HttpVerb[];
-  readonly params?: readonly ParamSpec[];
+  /**
+   * The parameters: a list of ParamSpecs, or one JSON Schema object whose properties are the
+   * parameters (docs/openapi.md "Method parameters"). Either way they are coerced, validated,
+   * described in /api/openapi.json and listed by /api/v2/discovery.
+   */
+  readonly params?: readonly ParamSpec[] | ParamsSchema;
+  /** What the method does, for the API description and discovery (first line: the summary). */
+  readonly description?: string;
   /**
    * The handler opens its own transactions (`site.transaction`) and gets a read-only context
    * holding no connection (`Site.detached`): for work that must be stored even when the call then
@@ -62,7 +72,11 @@ export interface MethodDefinition {
   readonly handler: MethodHandler;
   readonly allowGuest: boolean;
   readonly methods: readonly HttpVerb[];
+  /** The coercions of the parameters (derived from the schema when one was given). */
   readonly params: readonly ParamSpec[];
+  /** The parameters as one JSON Schema object. */
+  readonly schema: ParamsSchema;
+  readonly description: string | undefined;
   readonly ownTransactions: boolean;
   readonly usesDatabase: boolean;
 }
@@ -75,16 +89,28 @@ const DEFAULT_VERBS: readonly HttpVerb[] = ['GET', 'POST', 'PUT', 'DELETE'];
  */
 export class MethodRegistry {
   readonly #methods = new Map<string, MethodDefinition>();
+  #revision = 0;
   /** Whitelisted document (controller) methods, reached through run_doc_method and run_method. */
   readonly docMethods = new DocMethodRegistry();
 
   register(path: string, handler: MethodHandler, options: MethodOptions = {}): this {
+    const declared = options.params ?? [];
+    const schema = isParamsSchema(declared) ? declared : schemaOfSpecs(declared);
+    const validate = paramsValidator(schema);
+    this.#revision++;
     this.#methods.set(path, {
       path,
-      handler,
+      // Arguments reach the handler coerced (bindArguments) and checked against the schema; the
+      // check runs inside the unit of work, so a refusal there leaves nothing behind.
+      handler: (call) => {
+        validate(call.args);
+        return handler(call);
+      },
       allowGuest: options.allowGuest ?? false,
       methods: options.methods ?? DEFAULT_VERBS,
-      params: options.params ?? [],
+      params: isParamsSchema(declared) ? specsOfSchema(declared) : declared,
+      schema,
+      description: options.description,
       ownTransactions: options.ownTransactions ?? false,
       usesDatabase: options.usesDatabase ?? true,
     });
@@ -97,6 +123,35 @@ export class MethodRegistry {
     return this;
   }
 
+  /**
+   * A method of a DocType's controller module by the v2 shorthand `<DocType>/<method>`: the
+   * method registered at `<app>.<module>.doctype.<doctype>.<doctype>.<method>` (names in snake
+   * case), as `fw.core.doctype.user.user.get_all_roles` for `User/get_all_roles`. When apps
+   * register the same tail, the one under the DocType's own module wins.
+   */
+  resolveControllerMethod(doctype: string, method: string, module: string | undefined): MethodDefinition | undefined {
+    const scrubbed = snakeCase(doctype);
+    const tail = `.doctype.${scrubbed}.${scrubbed}.${method}`;
+    const inModule = module === undefined ? undefined : `.${snakeCase(module)}${tail}`;
+    let found: MethodDefinition | undefined;
+    for (const [path, definition] of this.#methods) {
+      if (!path.endsWith(tail)) continue;
+      if (inModule !== undefined && path.endsWith(inModule)) return definition;
+      found ??= definition;
+    }
+    return found;
+  }
+
+  /** Counts registrations, so what is derived from the methods (the API description) knows when to rebuild. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** Every registered method, by path. */
+  list(): MethodDefinition[] {
+    return [...this.#methods.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
   /** The method at `path` under either prefix, or undefined. */
   resolve(path: string): MethodDefinition | undefined {
     const direct = this.#methods.get(path);
@@ -105,6 +160,11 @@ export class MethodRegistry {
     if (path.startsWith('fw.')) return this.#methods.get(`frappe.${path.slice(3)}`);
     return undefined;
   }
+}
+
+/** A DocType or module name as its module path spells it: `Has Role` -> `has_role`. */
+function snakeCase(name: string): string {
+  return name.trim().toLowerCase().replace(/[\s-]+/g, '_');
 }
 
 /** Checks and coerces call arguments against the declared parameters; undeclared ones pass through. */

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { now } from '../datetime/clock.js';
 import { CORE_DOCTYPES } from '../meta/core-doctypes/index.js';
-import { definitionToDoc } from '../meta/doctype-document.js';
+import { isDeepStrictEqual } from 'node:util';
+import { definitionToDoc, docToDefinition } from '../meta/doctype-document.js';
 import type { Doc, DocTypeDef } from '../meta/doctype.js';
 import { Meta } from '../meta/meta.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
@@ -51,7 +52,8 @@ export async function installCore(
   for (const statement of [...jobTableStatements(dialect), ...scheduleTableStatements(dialect)]) await q.run(statement);
   await addMissingAuthColumns(q, dialect);
   await moveInternalTables(q, dialect);
-  if (!options.force && (await metas.readState(q, FINGERPRINT_KEY)) === CORE_FINGERPRINT) {
+  const fingerprint = await metas.readState(q, FINGERPRINT_KEY);
+  if (!options.force && fingerprint === CORE_FINGERPRINT) {
     await ensureUserNameIndex(q, dialect, progress);
     progress('built-in DocTypes are up to date');
     return;
@@ -67,16 +69,24 @@ export async function installCore(
     progress(`DocType ${def.name}`);
     await syncTable(q, dialect, metas.get(def.name));
   }
-  for (const def of CORE_DOCTYPES) await storeDefinition(q, repo, metas, { ...def, custom: 0, module: def.module ?? 'Core' }, stamp);
+  let changed = false;
+  for (const def of CORE_DOCTYPES) {
+    if (await storeDefinition(q, repo, metas, { ...def, custom: 0, module: def.module ?? 'Core' }, stamp)) changed = true;
+  }
 
   for (const role of STANDARD_ROLES) {
-    await ensureDoc(q, repo, metas.get('Role'), { name: role, role_name: role, desk_access: role === 'Guest' ? 0 : 1 }, stamp);
+    if (await ensureDoc(q, repo, metas.get('Role'), { name: role, role_name: role, desk_access: role === 'Guest' ? 0 : 1 }, stamp)) changed = true;
   }
-  await ensureDoc(q, repo, metas.get('User'), builtInUser('Administrator', 'admin@example.com', 'System User', ['Administrator', 'System Manager']), stamp);
-  await ensureDoc(q, repo, metas.get('User'), builtInUser('Guest', 'guest@example.com', 'Website User', ['Guest']), stamp);
+  const users = [
+    builtInUser('Administrator', 'admin@example.com', 'System User', ['Administrator', 'System Manager']),
+    builtInUser('Guest', 'guest@example.com', 'Website User', ['Guest']),
+  ];
+  for (const user of users) if (await ensureDoc(q, repo, metas.get('User'), user, stamp)) changed = true;
   await ensureUserNameIndex(q, dialect, progress);
-  await metas.writeState(q, FINGERPRINT_KEY, CORE_FINGERPRINT);
-  await metas.bumpVersion(q);
+  // A run that found everything as shipped (a second `fw migrate`) writes nothing: no new
+  // `modified`, and no new metadata version that would make every process reload.
+  if (fingerprint !== CORE_FINGERPRINT) await metas.writeState(q, FINGERPRINT_KEY, CORE_FINGERPRINT);
+  if (changed) await metas.bumpVersion(q);
 }
 
 /**
@@ -126,26 +136,40 @@ async function existingCustomDefinitions(q: Queryable, dialect: Dialect, metas: 
     .filter((d) => d.custom === 1);
 }
 
+/** A definition's values as stored: booleans as 0/1, so `reqd: true` and a stored 1 compare equal. */
+function comparable(def: DocTypeDef): unknown {
+  return JSON.parse(JSON.stringify(def, (_key, value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value)));
+}
+
+/** True when the stored DocType document holds exactly `def` (standard columns and row names aside). */
+function storedAsDefined(stored: Doc, def: DocTypeDef): boolean {
+  return isDeepStrictEqual(comparable(docToDefinition(stored)), comparable(docToDefinition(definitionToDoc(def))));
+}
+
 /**
  * Writes a shipped definition (built-in or an app's) into tabDocType/tabDocField/tabDocPerm as the
  * Administrator, replacing the stored one but keeping its owner and creation. Bypasses the DocType
- * controller on purpose: shipped DocTypes are not editable through the API.
+ * controller on purpose: shipped DocTypes are not editable through the API. A stored definition
+ * that already matches is left alone (its `modified` and row names too); returns whether it wrote.
  */
-export async function storeDefinition(q: Queryable, repo: DocumentRepository, metas: MetaRegistry, def: DocTypeDef, stamp: string): Promise<void> {
+export async function storeDefinition(q: Queryable, repo: DocumentRepository, metas: MetaRegistry, def: DocTypeDef, stamp: string): Promise<boolean> {
   const meta = metas.get('DocType');
   const stored = await repo.load(q, meta, def.name);
+  if (stored && storedAsDefined(stored, def)) return false;
   const full = withStandardFields(definitionToDoc(def), stamp, stored);
   stampChildRows(meta, full, stamp, SYSTEM_USER);
   if (stored) await repo.update(q, meta, full);
   else await repo.insert(q, meta, full);
+  return true;
 }
 
-/** Inserts a document when none of that name exists yet. */
-async function ensureDoc(q: Queryable, repo: DocumentRepository, meta: Meta, doc: Doc, stamp: string): Promise<void> {
-  if (await repo.exists(q, meta, String(doc.name))) return;
+/** Inserts a document when none of that name exists yet; returns whether it did. */
+async function ensureDoc(q: Queryable, repo: DocumentRepository, meta: Meta, doc: Doc, stamp: string): Promise<boolean> {
+  if (await repo.exists(q, meta, String(doc.name))) return false;
   const full = withStandardFields(doc, stamp, undefined);
   stampChildRows(meta, full, stamp, SYSTEM_USER);
   await repo.insert(q, meta, full);
+  return true;
 }
 
 function withStandardFields(doc: Doc, stamp: string, stored: Doc | undefined): Doc {

@@ -1,5 +1,6 @@
+import { stat } from 'node:fs/promises';
 import type { Database } from '../storage/database.js';
-import { openDatabase } from '../storage/open-database.js';
+import { databaseEngine, describeDatabaseUrl, openDatabase } from '../storage/open-database.js';
 import { loadSiteConfig, type SiteConfig } from './site-config.js';
 import { resolveDbUrl, sitePaths, type SitePaths } from './site-paths.js';
 
@@ -18,6 +19,40 @@ export interface OpenSiteDatabaseOptions {
   readonly poolSize?: number;
   /** PostgreSQL: server-side limit on one statement, instead of `db_statement_timeout` (migrations rewrite large tables). */
   readonly statementTimeoutMs?: number;
+  /**
+   * Only `createSite` sets it: the database may be new and empty. Otherwise a missing SQLite file or
+   * a database without fw's tables is refused, never silently replaced by an empty site.
+   */
+  readonly create?: boolean;
+  /** Where warnings about site_config.json go (unknown keys); stderr when absent. */
+  readonly warn?: (message: string) => void;
+}
+
+/** Where to look when an existing site's database is not there, and what fw will not do about it. */
+const MISSING_DATABASE_ADVICE =
+  'If it lives on a volume or server that is not mounted or reachable, fix that and start again; to bring ' +
+  'a backup back, use `fw restore`. fw does not create the database of an existing site: `fw new-site` creates sites.';
+
+/** Refuses before opening when an existing site's SQLite file is missing (opening would create it empty). */
+async function checkSqliteFileExists(url: string, file: string, paths: SitePaths): Promise<void> {
+  if (databaseEngine(url) !== 'sqlite' || file === ':memory:') return;
+  const found = await stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  if (!found) {
+    throw new Error(`The database of the site in ${paths.root} is missing: ${file} does not exist (db_url ${url}). ${MISSING_DATABASE_ADVICE}`);
+  }
+}
+
+/** Refuses a database that holds no fw site: an empty file or PostgreSQL database named by mistake. */
+async function checkHoldsSite(db: Database, url: string, paths: SitePaths): Promise<void> {
+  const columns = await db.read((q) => db.dialect.listColumns(q, 'tabDocType'));
+  if (columns.length > 0) return;
+  throw new Error(
+    `The database ${describeDatabaseUrl(url)} of the site in ${paths.root} holds no fw site (it has no tabDocType table). ` +
+      `Check db_url in site_config.json (or --db). ${MISSING_DATABASE_ADVICE}`,
+  );
 }
 
 /**
@@ -26,12 +61,23 @@ export interface OpenSiteDatabaseOptions {
  */
 export async function openSiteDatabase(dir: string, options: OpenSiteDatabaseOptions = {}): Promise<SiteDatabase> {
   const paths = sitePaths(dir);
-  const config = await loadSiteConfig(paths.config);
-  const db = await openDatabase(resolveDbUrl(options.dbUrl ?? config.db_url, paths), {
+  const config = await loadSiteConfig(paths.config, { warn: options.warn ?? ((m) => process.stderr.write(`fw: warning: ${m}\n`)) });
+  const url = options.dbUrl ?? config.db_url;
+  const target = resolveDbUrl(url, paths);
+  if (!options.create) await checkSqliteFileExists(url, target, paths);
+  const db = await openDatabase(target, {
     poolSize: options.poolSize ?? config.db_pool_size,
     // Never 0: both drivers read 0 as "wait for ever".
     connectionTimeoutMs: Math.max(1, Math.round(config.db_connect_timeout * 1000)),
     statementTimeoutMs: options.statementTimeoutMs ?? Math.max(1, Math.round(config.db_statement_timeout * 1000)),
   });
+  if (!options.create) {
+    try {
+      await checkHoldsSite(db, url, paths);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+  }
   return { paths, config, db };
 }

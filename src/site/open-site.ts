@@ -22,6 +22,7 @@ import { JobQueue } from '../jobs/job-queue.js';
 import { registerJobMethods } from '../jobs/job-methods.js';
 import { registerSiteScheduler } from '../jobs/site-job-units.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
+import { assertDatabaseUrl } from '../storage/database-url.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
 import { MetaRegistry } from '../meta/meta-registry.js';
@@ -42,6 +43,10 @@ export interface OpenSiteOptions {
   /** Overrides the site config's database URL. */
   readonly dbUrl?: string;
   readonly progress?: Progress;
+  /** Set by createSite only: the database may be new (see OpenSiteDatabaseOptions.create). */
+  readonly create?: boolean;
+  /** Where warnings about site_config.json go; stderr when absent. */
+  readonly warn?: (message: string) => void;
 }
 
 /**
@@ -51,7 +56,7 @@ export interface OpenSiteOptions {
  * older site; custom DocTypes' tables are re-synced by `fw migrate`.
  */
 export async function openSite(dir: string, options: OpenSiteOptions = {}): Promise<Site> {
-  const { paths, config, db } = await openSiteDatabase(dir, { dbUrl: options.dbUrl });
+  const { paths, config, db } = await openSiteDatabase(dir, { dbUrl: options.dbUrl, create: options.create, warn: options.warn });
   try {
     const types = createFieldTypeRegistry();
     const apps = await loadApps(paths.root, config.apps, types);
@@ -131,13 +136,14 @@ export async function createSite(
   const paths = sitePaths(dir);
   if (await siteExists(dir)) throw new Error(`${paths.root} already holds a site (site_config.json exists)`);
   const dbUrl = options.dbUrl ?? 'sqlite:site.db';
+  assertDatabaseUrl(dbUrl);
   const undo = await prepareUndoOfSiteCreation(paths, dbUrl);
   const generatedPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
   try {
     await mkdir(paths.publicFiles, { recursive: true });
     await mkdir(paths.privateFiles, { recursive: true });
     await writeNewSiteConfig(paths.config, dbUrl);
-    const site = await openSite(dir, { progress: options.progress });
+    const site = await openSite(dir, { progress: options.progress, create: true });
     try {
       await site.db.transaction((q) =>
         setAdministratorPassword(q, site.db.dialect, options.adminPassword ?? (generatedPassword as string)),

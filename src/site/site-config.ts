@@ -1,8 +1,12 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isValidTimeZone } from '../datetime/clock.js';
 import { DEFAULT_REALTIME_CONFIG, parseRealtimeConfig, type RealtimeConfig } from '../realtime/realtime-config.js';
+import { checkDatabaseUrl } from '../storage/database-url.js';
+import { readConfigObject, SiteConfigError, unknownKeyWarnings } from './site-config-file.js';
+
+export { SiteConfigError } from './site-config-file.js';
 
 /** What a site knows before its database opens, and the defaults of every setting (site_config.json). */
 export interface SiteConfig {
@@ -93,8 +97,19 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   realtime: DEFAULT_REALTIME_CONFIG,
 };
 
-/** A problem in site_config.json, with what to do about it. */
-export class SiteConfigError extends Error {}
+/** Every key fw reads from site_config.json: SiteConfig's, with realtime's settings at the top level. */
+export const KNOWN_CONFIG_KEYS: ReadonlySet<string> = new Set([
+  'db_url',
+  'encryption_key',
+  ...Object.keys(DEFAULT_CONFIG).filter((key) => key !== 'realtime'),
+  ...Object.keys(DEFAULT_REALTIME_CONFIG),
+]);
+
+/** Options of loadSiteConfig. */
+export interface LoadSiteConfigOptions {
+  /** Told about keys fw does not read (misspellings); nothing is said when absent. */
+  readonly warn?: (message: string) => void;
+}
 
 function expect<T>(value: unknown, check: (v: unknown) => boolean, key: string, what: string, fallback: T): T {
   if (value === undefined) return fallback;
@@ -110,14 +125,8 @@ const nonNegativeInt = (v: unknown) => Number.isInteger(v) && (v as number) >= 0
 const positiveNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
 
 /** Reads and validates a site's config, filling defaults. */
-export async function loadSiteConfig(file: string): Promise<SiteConfig> {
-  let raw: Record<string, unknown>;
-  try {
-    raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  } catch (err) {
-    throw new SiteConfigError(`Cannot read ${file}: ${(err as Error).message}. Create the site with \`fw new-site\`.`);
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new SiteConfigError(`${file} must hold a JSON object`);
+export async function loadSiteConfig(file: string, options: LoadSiteConfigOptions = {}): Promise<SiteConfig> {
+  const raw = await readConfigObject(file);
   const isString = (v: unknown) => typeof v === 'string' && v !== '';
   const config: SiteConfig = {
     db_url: expect(raw.db_url, isString, 'db_url', 'a database URL', ''),
@@ -145,7 +154,10 @@ export async function loadSiteConfig(file: string): Promise<SiteConfig> {
     }),
   };
   if (!config.db_url) throw new SiteConfigError(`${file}: "db_url" is missing`);
+  const badUrl = checkDatabaseUrl(config.db_url);
+  if (badUrl) throw new SiteConfigError(`${file}: "db_url": ${badUrl}`);
   if (!config.encryption_key) throw new SiteConfigError(`${file}: "encryption_key" is missing`);
+  if (options.warn) for (const warning of unknownKeyWarnings(raw, KNOWN_CONFIG_KEYS, file)) options.warn(warning);
   return config;
 }
 

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { assertDatabaseUrl } from '../storage/database-url.js';
 
 /** Where a site keeps its things, all inside one folder. */
 export interface SitePaths {
@@ -22,9 +23,13 @@ export function sitePaths(dir: string): SitePaths {
   };
 }
 
-/** A database URL from site_config.json, with relative SQLite paths taken from the site folder. */
+/**
+ * A database URL from site_config.json or `--db`, with relative SQLite paths taken from the site
+ * folder. Refuses anything but the supported forms (database-url.ts).
+ */
 export function resolveDbUrl(url: string, paths: SitePaths): string {
-  if (/^postgres(ql)?:\/\//.test(url)) return url;
+  assertDatabaseUrl(url);
+  if (/^postgres(ql)?:\/\//i.test(url)) return url;
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   return file === ':memory:' ? file : resolve(paths.root, file);
 }

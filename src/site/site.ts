@@ -6,6 +6,7 @@ import type { TokenCache } from '../auth/token-cache.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
+import { UserMessages } from '../documents/user-messages.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
@@ -23,6 +24,8 @@ export interface UnitOptions {
   readonly sid?: string;
   /** False for work that never touches the database (liveness): skips the metadata check. */
   readonly usesDatabase?: boolean;
+  /** Where the unit's messages for the user go (the request's list); a fresh one otherwise. */
+  readonly messages?: UserMessages;
 }
 
 /** An open site: its config, database and services, wired once by openSite(). */
@@ -91,6 +94,7 @@ export class Site {
       writable,
       sid: unit.sid,
       unit: work,
+      messages: unit.messages ?? new UserMessages(),
     };
   }
 
@@ -131,6 +135,8 @@ export class Site {
         if (this.principals.generation !== generation || this.metas.bumps !== bumps) this.principals.clear();
       });
       await this.#refresh(q);
+      // A retried attempt starts with no messages: the undone one's are not the user's news.
+      unit.messages?.reset();
       return work(this.context(principal, q, true, unit, done));
     });
   }

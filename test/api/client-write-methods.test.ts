@@ -163,6 +163,22 @@ for (const dialect of testDialects()) {
         assert.deepEqual(await Promise.all(names.map(async (n: string) => (await readDoc(t, CRATE, n)).title)), ['many 1', 'many 2']);
       });
 
+      test('one answer per document sent, in order: two child rows of one parent give its name twice', async () => {
+        const parent = await crate({ title: 'rows parent' });
+        const row = (sku: string) => ({ doctype: ITEM, parenttype: CRATE, parent: parent.name, parentfield: 'items', sku });
+        const names = messageOf(
+          await callMethod(t, 'POST', 'frappe.client.insert_many', {
+            docs: [row('r1'), { doctype: CRATE, title: 'between' }, row('r2')],
+          }),
+        );
+        assert.equal(names.length, 3);
+        assert.equal(names[0], parent.name);
+        assert.notEqual(names[1], parent.name);
+        assert.equal(names[2], parent.name);
+        assert.equal((await readDoc(t, CRATE, names[1])).title, 'between');
+        assert.deepEqual(((await readDoc(t, CRATE, parent.name)).items as Json[]).map((r) => r.sku), ['r1', 'r2']);
+      });
+
       test('more than 200 documents is a 417 and stores none', async () => {
         const before = await storedCount(t, CRATE);
         const docs = Array.from({ length: 201 }, (_, i) => ({ doctype: CRATE, title: `over ${i}` }));

@@ -134,13 +134,18 @@ for (const dialect of testDialects()) {
       assert.equal(v2.statusCode, 200, v2.body);
     });
 
-    test('v2 filters of the wrong type are 417, not 500', async () => {
+    test('filters of the wrong type are 417, not 500 (v1 and v2)', async () => {
       for (const filters of ['5', '"a"', 'true', '{"title": {"x": 1}}', '[{"title": [1, 2, 3]}]', '[null]', '{"n": ["=", [1, 2]]}', '{"n": ["in", [{}]]}']) {
         assertV2Error(await t.request({ method: 'GET', url: v2Url(BOX) + query({ filters }) }), 417, 'DataError');
         assertV2Error(await t.request({ method: 'GET', url: v2Url(BOX) + query({ or_filters: filters }) }), 417, 'DataError');
       }
-      // v1 still reads a bare name, as the reference does.
-      assert.deepEqual(dataOf(await get({ filters: 'nobody' })), []);
+      // Text that is not JSON, or a JSON scalar, is refused on v1 too: never ignored or guessed at.
+      for (const filters of ['nope', '5', 'nobody', '"a"']) {
+        assertRefused(await get({ filters }), /filters must be a list or a dict/);
+        assertRefused(await get({ or_filters: filters }), /or_filters must be a list or a dict/);
+        assertRefused(await rpc({ filters }), /filters must be a list or a dict/);
+        assertV2Error(await t.request({ method: 'GET', url: `/api/v2/doctype/${encodeURIComponent(BOX)}/count` + query({ filters }) }), 417, 'DataError');
+      }
     });
 
     test('NUL and other characters a database cannot hold are 417 on both engines', async () => {

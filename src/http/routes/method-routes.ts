@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
-import { bindArguments, type HttpVerb } from '../../rpc/method-registry.js';
+import { bindArguments, type HttpVerb, type MethodDefinition } from '../../rpc/method-registry.js';
 import type { Site } from '../../site/site.js';
+import { messagesBody } from '../../documents/user-messages.js';
 import { requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';
 import { requestVerb } from '../request-verb.js';
 
 const METHOD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+const METHOD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Calls a whitelisted method: unknown path 404, verb not allowed or Guest on a protected method
@@ -22,8 +24,9 @@ export async function callMethod(
   path: string,
   args: Record<string, unknown>,
   envelope: 'message' | 'data',
+  found: MethodDefinition | undefined = METHOD_PATH.test(path) ? site.methods.resolve(path) : undefined,
 ): Promise<unknown> {
-  const method = METHOD_PATH.test(path) ? site.methods.resolve(path) : undefined;
+  const method = found;
   if (!method) throw new DoesNotExistError(`Method ${path.slice(0, 140)} not found`);
   const verb = requestVerb(req).toUpperCase() as HttpVerb;
   if (!method.methods.includes(verb)) {
@@ -38,14 +41,14 @@ export async function callMethod(
   const detached = method.ownTransactions || !method.usesDatabase;
   const readOnly = !detached && verb === 'GET';
   const run = (detached ? site.detached : readOnly ? site.read : site.write).bind(site);
-  const unit = { sid: rc.sid, usesDatabase: method.usesDatabase };
+  const unit = { sid: rc.sid, usesDatabase: method.usesDatabase, messages: rc.messages };
   const result = await run(
     rc.principal,
     (ctx) => method.handler({ ctx, args: bound, site, http }),
     unit,
   );
   const body: Record<string, unknown> = result === undefined || result === null ? {} : { [envelope]: result };
-  return { ...body, ...http.extraBody };
+  return { ...body, ...http.extraBody, ...messagesBody(rc.messages, envelope === 'data' ? 'v2' : 'v1') };
 }
 
 /** `/api/method/<dotted.path>` (v1), `/api/v2/method/<path>` (v2), and legacy `cmd` at `/`. */
@@ -63,10 +66,19 @@ export function registerMethodRoutes(app: FastifyInstance, site: Site): void {
   }
   app.route({
     method: [...verbs],
-    url: '/api/v2/method/*',
+    url: '/api/v2/method/:path',
+    handler: (req, reply) => callMethod(site, req, reply, (req.params as { path: string }).path, requestArgs(req), 'data'),
+  });
+  // The shorthand for a method of a DocType's controller module (docs/api.md "API v2").
+  app.route({
+    method: [...verbs],
+    url: '/api/v2/method/:doctype/:method',
     handler: (req, reply) => {
-      const path = (req.params as { '*': string })['*'].split('/')[0];
-      return callMethod(site, req, reply, path, requestArgs(req), 'data');
+      const { doctype, method } = req.params as { doctype: string; method: string };
+      const path = `${doctype}/${method}`;
+      const known = METHOD_NAME.test(method) && site.metas.has(doctype);
+      const found = known ? site.methods.resolveControllerMethod(doctype, method, site.metas.get(doctype).def.module) : undefined;
+      return callMethod(site, req, reply, path, requestArgs(req), 'data', found);
     },
   });
   // The Python client still calls `GET /?cmd=...` and `POST /` with `cmd`; only the root path routes so.

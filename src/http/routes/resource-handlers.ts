@@ -3,6 +3,7 @@ import { MethodNotAllowed } from '../../errors/index.js';
 import { listRows, planList, runList } from '../../documents/list-documents.js';
 import { presentDoc, type Presentation } from '../../documents/present-document.js';
 import type { DocContext } from '../../documents/doc-context.js';
+import { messagesBody } from '../../documents/user-messages.js';
 import { invokeDocMethod } from '../../rpc/doc-methods.js';
 import type { Site } from '../../site/site.js';
 import { sendJsonRows, type JsonEnvelope } from '../json-row-stream.js';
@@ -36,7 +37,7 @@ export function listDocuments(style: Presentation): ResourceHandler {
       return undefined;
     });
     if (result === undefined) return reply;
-    return style === 'v1' ? { data: result.rows } : { data: result.rows, has_next_page: result.hasNextPage };
+    return style === 'v1' ? { data: result.rows, ...messagesBody(rc.messages, style) } : { data: result.rows, has_next_page: result.hasNextPage, ...messagesBody(rc.messages, style) };
   };
 }
 
@@ -48,9 +49,9 @@ export function insertDocument(style: Presentation): ResourceHandler {
     const doc = await site.write(
       rc.principal,
       (ctx) => site.documents.insert(ctx, doctype, payload, { keepClientName: style === 'v2' }),
-      { sid: rc.sid },
+      rc,
     );
-    return { data: presentDoc(doc, style) };
+    return { data: presentDoc(doc, style), ...messagesBody(rc.messages, style) };
   };
 }
 
@@ -58,8 +59,8 @@ export function insertDocument(style: Presentation): ResourceHandler {
 export function readDocument(style: Presentation): ResourceHandler {
   return async (site, req, _reply, { doctype, name }) => {
     const rc = await requestContext(site, req);
-    const doc = await site.read(rc.principal, (ctx) => site.documents.get(ctx, doctype, name));
-    return { data: presentDoc(doc, style) };
+    const doc = await site.read(rc.principal, (ctx) => site.documents.get(ctx, doctype, name), rc);
+    return { data: presentDoc(doc, style), ...messagesBody(rc.messages, style) };
   };
 }
 
@@ -68,8 +69,8 @@ export function updateDocument(style: Presentation): ResourceHandler {
   return async (site, req, _reply, { doctype, name }) => {
     const rc = await requestContext(site, req);
     const patch = documentPayload(requestArgs(req));
-    const doc = await site.write(rc.principal, (ctx) => site.documents.update(ctx, doctype, name, patch), { sid: rc.sid });
-    return { data: presentDoc(doc, style) };
+    const doc = await site.write(rc.principal, (ctx) => site.documents.update(ctx, doctype, name, patch), rc);
+    return { data: presentDoc(doc, style), ...messagesBody(rc.messages, style) };
   };
 }
 
@@ -78,9 +79,9 @@ export function deleteDocument(style: Presentation): ResourceHandler {
   const ok = style === 'v1' ? { message: 'ok' } : { data: 'ok' };
   return async (site, req, reply, { doctype, name }) => {
     const rc = await requestContext(site, req);
-    await site.write(rc.principal, (ctx) => site.documents.delete(ctx, doctype, name), { sid: rc.sid });
+    await site.write(rc.principal, (ctx) => site.documents.delete(ctx, doctype, name), rc);
     reply.code(202);
-    return ok;
+    return { ...ok, ...messagesBody(rc.messages, style) };
   };
 }
 
@@ -102,7 +103,7 @@ export async function runDocumentMethod(
   req: FastifyRequest,
   reply: FastifyReply,
   target: ResourceTarget & { method: string },
-): Promise<{ result: unknown; doc: Record<string, unknown> }> {
+): Promise<{ result: unknown; doc: Record<string, unknown>; messages: Record<string, unknown> }> {
   const rc = await requestContext(site, req);
   const args = requestArgs(req);
   delete args.run_method;
@@ -110,7 +111,8 @@ export async function runDocumentMethod(
   const read = req.method === 'GET' || req.method === 'HEAD';
   const { doctype, name, method } = target;
   const work = (ctx: DocContext) => invokeDocMethod({ ctx, site, http, doctype, name, method, args, right: read ? 'read' : 'write' });
-  return read ? site.read(rc.principal, work, { sid: rc.sid }) : site.write(rc.principal, work, { sid: rc.sid });
+  const outcome = read ? await site.read(rc.principal, work, rc) : await site.write(rc.principal, work, rc);
+  return { ...outcome, messages: messagesBody(rc.messages, req.url.startsWith('/api/v2/') ? 'v2' : 'v1') };
 }
 
 /** A handler answering 405 with the verbs the URL does serve in `Allow`. */

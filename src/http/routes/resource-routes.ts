@@ -12,6 +12,16 @@ import {
   type ResourceHandler,
   type ResourceTarget,
 } from './resource-handlers.js';
+import {
+  bulkDeleteAcross,
+  bulkDeleteDocuments,
+  bulkUpdateAcross,
+  bulkUpdateDocuments,
+  copyDocument,
+  doctypeCount,
+  doctypeMeta,
+  documentMethod,
+} from './v2-handlers.js';
 
 type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const VERBS: readonly Verb[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -22,6 +32,11 @@ export interface ResourceRoute {
   /** The URL with `:doctype`, `:name` and `:method` parameters. */
   readonly url: string;
   readonly handler: ResourceHandler;
+  /**
+   * The URL's last segment is also a document name (`…/<DocType>/bulk_delete`): the verbs this
+   * route does not serve reach the document routes instead of a 405.
+   */
+  readonly sharesNamePath?: true;
 }
 
 /** v1 conventions under `base` (`/api/resource` and its `/api/v1/resource` alias). */
@@ -36,16 +51,25 @@ function v1Routes(base: string): ResourceRoute[] {
   ];
 }
 
-/** `/api/v2/document` (v2 conventions: bodies keep nulls, envelope `data`). */
+/** `/api/v2/document`, `/api/v2/doctype` and v2's bulk methods (v2 conventions: bodies keep nulls, envelope `data`). */
 function v2Routes(): ResourceRoute[] {
   const base = '/api/v2/document';
   return [
     { method: 'GET', url: `${base}/:doctype`, handler: listDocuments('v2') },
     { method: 'POST', url: `${base}/:doctype`, handler: insertDocument('v2') },
+    { method: 'POST', url: `${base}/:doctype/bulk_delete`, handler: bulkDeleteDocuments, sharesNamePath: true },
+    { method: 'POST', url: `${base}/:doctype/bulk_update`, handler: bulkUpdateDocuments, sharesNamePath: true },
     { method: 'GET', url: `${base}/:doctype/:name`, handler: readDocument('v2') },
     { method: 'PUT', url: `${base}/:doctype/:name`, handler: updateDocument('v2') },
     { method: 'PATCH', url: `${base}/:doctype/:name`, handler: updateDocument('v2') },
     { method: 'DELETE', url: `${base}/:doctype/:name`, handler: deleteDocument('v2') },
+    { method: 'GET', url: `${base}/:doctype/:name/copy`, handler: copyDocument },
+    { method: 'GET', url: `${base}/:doctype/:name/method/:method`, handler: documentMethod },
+    { method: 'POST', url: `${base}/:doctype/:name/method/:method`, handler: documentMethod },
+    { method: 'GET', url: '/api/v2/doctype/:doctype/meta', handler: doctypeMeta },
+    { method: 'GET', url: '/api/v2/doctype/:doctype/count', handler: doctypeCount },
+    { method: 'POST', url: '/api/v2/method/bulk_delete', handler: bulkDeleteAcross },
+    { method: 'POST', url: '/api/v2/method/bulk_update', handler: bulkUpdateAcross },
   ];
 }
 
@@ -69,12 +93,13 @@ export function registerResourceRoutes(app: FastifyInstance, site: Site): void {
     app.route({ method: route.method, url: route.url, handler: (req, reply) => route.handler(site, req, reply, paramsTarget(req)) });
   }
   for (const [url, served] of byUrl) {
+    if (served.some((r) => r.sharesNamePath)) continue;
     const allow = served.map((r) => r.method).join(', ');
     const others = VERBS.filter((v) => !served.some((r) => r.method === v));
     if (others.length === 0) continue;
     app.route({ method: others, url, config: { allow }, handler: (req, reply) => refuseVerb(req, reply, allow) });
   }
-  for (const base of new Set(routes.map((r) => r.url.split('/:doctype')[0]))) {
+  for (const base of new Set(routes.filter((r) => r.url.includes('/:doctype/:name')).map((r) => r.url.split('/:doctype')[0]))) {
     const named = [...byUrl.entries()].filter(([url]) => url.startsWith(`${base}/:doctype/:name`));
     const shapes = named.map(([url, served]) => ({ pattern: suffixPattern(url.slice(`${base}/:doctype/:name`.length)), served }));
     app.route({
@@ -125,12 +150,14 @@ function paramsTarget(req: FastifyRequest): ResourceTarget {
 const v1ReadOrRunMethod: ResourceHandler = async (site, req, reply, target) => {
   const method = runMethodName(req);
   if (method === undefined) return readDocument('v1')(site, req, reply, target);
-  return { data: (await runDocumentMethod(site, req, reply, { ...target, method })).result ?? null };
+  const outcome = await runDocumentMethod(site, req, reply, { ...target, method });
+  return { data: outcome.result ?? null, ...outcome.messages };
 };
 
 /** v1 `POST …/<name>`: only with `run_method` (reference `execute_doc_method`); else 405. */
 const v1RunMethod: ResourceHandler = async (site, req, reply, target) => {
   const method = runMethodName(req);
   if (method === undefined) return refuseVerb(req, reply, 'GET, PUT, DELETE');
-  return { data: (await runDocumentMethod(site, req, reply, { ...target, method })).result ?? null };
+  const outcome = await runDocumentMethod(site, req, reply, { ...target, method });
+  return { data: outcome.result ?? null, ...outcome.messages };
 };

@@ -33,4 +33,5 @@ export const checkType: FieldType = {
   },
   fromDb: (value) => numberFromDb(value),
   isEmpty: () => false,
+  alwaysAnswered: true,
 };

@@ -11,6 +11,9 @@ export interface FieldContext {
   readonly user: string;
 }
 
+/** What a DocField's `options` names, by field type (see {@link FieldType.options}). */
+export type FieldOptions = 'doctype' | 'doctype-field' | 'child-doctype' | 'choices';
+
 /**
  * One field type: how its values are stored, coerced from JSON, validated and returned.
  * Each type lives in its own file and is registered explicitly in index.ts.
@@ -39,6 +42,16 @@ export interface FieldType {
   readonly numeric?: boolean;
   /** True for types that hold child rows (Table, Table MultiSelect). */
   readonly isTable?: boolean;
+  /**
+   * What the DocField's `options` holds for this type, so no caller compares fieldtype strings:
+   * the DocType linked to (Link), the field holding the linked DocType (Dynamic Link), the child
+   * DocType (tables), or newline-separated choices (Select). Undefined: free text or nothing.
+   */
+  readonly options?: FieldOptions;
+  /** True when every value is an answer (Check: 0 is "no"), so `reqd` never finds it missing. */
+  readonly alwaysAnswered?: boolean;
+  /** The value a new document gets when the client sent none and the field has no default (Select: its first choice). */
+  initialValue?(field: DocField): unknown;
   /** True when values must never be returned in clear (Password). */
   readonly secret?: boolean;
 }

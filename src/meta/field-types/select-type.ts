@@ -20,9 +20,10 @@ function checkChoice(text: string, field: DocField): void {
 }
 
 /** Select: one of the field's `options`; `""` means "not chosen" and is stored as NULL. */
-export const selectType: FieldType = createStringType({
-  name: 'Select',
-  kind: 'varchar',
-  emptyToNull: true,
-  check: checkChoice,
-});
+export const selectType: FieldType = {
+  ...createStringType({ name: 'Select', kind: 'varchar', emptyToNull: true, check: checkChoice }),
+  options: 'choices',
+  // A new document without a value starts on the first line of the options, as in the reference;
+  // options that begin with a blank line start empty.
+  initialValue: (field) => (field.options ?? '').split('\n')[0]?.trim() || undefined,
+};

@@ -5,6 +5,7 @@ function createTableType(name: string): FieldType {
   return {
     name,
     isTable: true,
+    options: 'child-doctype',
     column: () => undefined,
     coerce: (value) => value,
     // A required table is missing when it has no rows.

@@ -10,14 +10,13 @@ import { createStringType } from './string-type.js';
 export const phoneType: FieldType = createStringType({ name: 'Phone', kind: 'varchar', check: validatePhone });
 
 /** Link: the name of a document of the `options` DocType; `""` is "no link" and stored as NULL. */
-export const linkType: FieldType = createStringType({ name: 'Link', kind: 'varchar', emptyToNull: true });
+export const linkType: FieldType = { ...createStringType({ name: 'Link', kind: 'varchar', emptyToNull: true }), options: 'doctype' };
 
 /** Dynamic Link: a document name whose DocType another field holds; `""` is stored as NULL. */
-export const dynamicLinkType: FieldType = createStringType({
-  name: 'Dynamic Link',
-  kind: 'varchar',
-  emptyToNull: true,
-});
+export const dynamicLinkType: FieldType = {
+  ...createStringType({ name: 'Dynamic Link', kind: 'varchar', emptyToNull: true }),
+  options: 'doctype-field',
+};
 
 /** Autocomplete, Icon, Read Only, Color, Barcode: plain varchar strings. */
 export const plainVarcharTypes: readonly FieldType[] = ['Autocomplete', 'Icon', 'Read Only', 'Color', 'Barcode'].map(

@@ -1,40 +1,72 @@
 import { docMethodArgs, invokeDocMethod } from '../doc-methods.js';
+import { presentDoc } from '../../documents/present-document.js';
 import { FrappeTypeError } from '../../errors/index.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 import { asObject, requiredString } from './client-args.js';
 
+/** The document, method arguments and right of one run_doc_method call, in either of its forms. */
+interface DocMethodRequest {
+  readonly doctype: string;
+  readonly name: string;
+  readonly clientDoc?: Record<string, unknown>;
+  readonly args: Record<string, unknown>;
+  readonly right: 'read' | 'write';
+}
+
 /**
- * `run_doc_method` (used by frappe-ui): runs a whitelisted document method on `dt`/`dn` (dn
- * defaults to dt, for Singles) or on the client's copy `docs`, whose `modified` must be current.
- * Answers `{"message": <return>, "docs": [<document>]}`; read permission on the document suffices,
- * as in the reference, and the method's own verbs apply.
+ * v1's form: `dt`/`dn` (dn defaults to dt, for Singles) or the client's copy `docs`, arguments in
+ * `args`; read permission suffices, as in the reference. v2's form: the client's copy `document`
+ * and the arguments in `kwargs`; GET needs read permission, any other verb write permission.
  */
-async function runDocMethod({ ctx, site, args, http }: MethodCall): Promise<unknown> {
-  let doctype: string;
-  let name: string;
-  let clientDoc: Record<string, unknown> | undefined;
-  if (typeof args.dt === 'string' && args.dt !== '') {
-    doctype = args.dt;
-    name = typeof args.dn === 'string' && args.dn !== '' ? args.dn : args.dt;
-  } else if (args.docs !== undefined) {
-    clientDoc = asObject(args.docs, 'docs');
-    doctype = requiredString(clientDoc, 'doctype', 'docs');
-    name = requiredString(clientDoc, 'name', 'docs');
-  } else {
-    throw new FrappeTypeError('Pass dt and dn, or docs');
+function docMethodRequest({ args, http }: MethodCall): DocMethodRequest {
+  if (args.document !== undefined && args.document !== null && args.document !== '') {
+    const clientDoc = asObject(args.document, 'document');
+    const kwargs = args.kwargs === undefined || args.kwargs === null || args.kwargs === '' ? {} : asObject(args.kwargs, 'kwargs');
+    return {
+      doctype: requiredString(clientDoc, 'doctype', 'document'),
+      name: requiredString(clientDoc, 'name', 'document'),
+      clientDoc,
+      args: { ...kwargs },
+      right: http.verb === 'GET' ? 'read' : 'write',
+    };
   }
+  if (typeof args.dt === 'string' && args.dt !== '') {
+    const name = typeof args.dn === 'string' && args.dn !== '' ? args.dn : args.dt;
+    return { doctype: args.dt, name, args: docMethodArgs(args.args), right: 'read' };
+  }
+  if (args.docs !== undefined) {
+    const clientDoc = asObject(args.docs, 'docs');
+    return {
+      doctype: requiredString(clientDoc, 'doctype', 'docs'),
+      name: requiredString(clientDoc, 'name', 'docs'),
+      clientDoc,
+      args: docMethodArgs(args.args),
+      right: 'read',
+    };
+  }
+  throw new FrappeTypeError('Pass dt and dn, docs, or document');
+}
+
+/**
+ * `run_doc_method` (used by frappe-ui): runs a whitelisted document method, on the stored document
+ * or on the client's copy, whose `modified` must be current. Answers `{"message": <return>,
+ * "docs": [<document>]}` (v2: `data` and `docs`); the method's own verbs apply.
+ */
+async function runDocMethod(call: MethodCall): Promise<unknown> {
+  const { ctx, site, http } = call;
+  const request = docMethodRequest(call);
   const outcome = await invokeDocMethod({
     ctx,
     site,
     http,
-    doctype,
-    name,
-    method: String(args.method),
-    args: docMethodArgs(args.args),
-    right: 'read',
-    clientDoc,
+    doctype: request.doctype,
+    name: request.name,
+    method: String(call.args.method),
+    args: request.args,
+    right: request.right,
+    clientDoc: request.clientDoc,
   });
-  http.extraBody.docs = [outcome.doc];
+  http.extraBody.docs = [presentDoc(outcome.doc, http.apiVersion)];
   return outcome.result;
 }
 
@@ -46,6 +78,8 @@ export function registerClientDocMethods(methods: MethodRegistry): void {
       { name: 'dt', type: 'string' },
       { name: 'dn', type: 'string' },
       { name: 'docs', type: 'object' },
+      { name: 'document', type: 'object' },
+      { name: 'kwargs', type: 'object' },
       { name: 'args', type: 'any' },
     ],
   });

@@ -1,6 +1,7 @@
 import { issueApiKeys } from '../../auth/issue-api-keys.js';
 import { BUILT_IN_USERS } from '../../auth/principal.js';
 import { PermissionError } from '../../errors/index.js';
+import { AUTOMATIC_ROLES } from '../../permissions/automatic-roles.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 
 /**
@@ -23,10 +24,21 @@ async function generateKeys({ ctx, args, site }: MethodCall): Promise<{ api_key:
   return { api_key: apiKey, api_secret: apiSecret };
 }
 
+/**
+ * `get_all_roles` (the reference's User controller method, reached in v2 as `User/get_all_roles`):
+ * the names of the enabled roles users can be given, sorted; the automatic ones are left out.
+ */
+async function getAllRoles({ ctx }: MethodCall): Promise<string[]> {
+  const query = ctx.dialect.builder.selectFrom('tabRole').select(['name', 'disabled']).orderBy('name').compile();
+  const rows = await ctx.q.all<{ name: string; disabled: number | null }>(query);
+  return rows.filter((r) => !r.disabled && !AUTOMATIC_ROLES.has(r.name)).map((r) => r.name);
+}
+
 /** User-related methods. */
 export function registerUserMethods(methods: MethodRegistry): void {
   methods.register('fw.core.doctype.user.user.generate_keys', generateKeys, {
     methods: ['POST'],
     params: [{ name: 'user', type: 'string', required: true }],
   });
+  methods.register('fw.core.doctype.user.user.get_all_roles', getAllRoles, { methods: ['GET', 'POST'] });
 }
