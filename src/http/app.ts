@@ -16,6 +16,7 @@ import { serializeRequest } from './log-redaction.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
+import { registerMaintenance } from './maintenance.js';
 import { registerOpenApi } from './openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
@@ -81,6 +82,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   // Hooks every request passes through are written in callback style: an async hook costs a
   // promise and a microtask per request even when it has nothing to do (see docs/benchmarks.md).
   app.addHook('onRequest', (req, _reply, done) => done(closing ? shuttingDown() : missingHost(req)));
+  registerMaintenance(app, site);
   // An `Expect` Node does not understand: 417 in the envelope rather than Node's empty one.
   app.server.on('checkExpectation', expectationFailedHandler(developerMode, app.log));
 
