@@ -12,6 +12,7 @@ import { applyCors, registerCors } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
 import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestError, missingHost, shuttingDown } from './framework-errors.js';
 import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
+import { lingerAfterAnswer } from './linger.js';
 import { serializeRequest } from './log-redaction.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
@@ -153,8 +154,13 @@ function errorBody(err: unknown, req: FastifyRequest, reply: FastifyReply, devel
   const scope: ErrorScope = { requestId: req.id, developerMode, log: req.log };
   const mapped = mapRequestError(clientAbort(err, req) ?? err, scope);
   reply.code(mapped.status).type('application/json; charset=utf-8');
-  // A body left half-read cannot be followed by another request on this connection.
-  if (req.raw.complete === false) reply.header('Connection', 'close');
+  // A body left half-read cannot be followed by another request on this connection; the rest of
+  // it is read past for a while so the client can read this answer (linger.ts). A body that
+  // stopped arriving (408) has nobody left sending.
+  if (req.raw.complete === false) {
+    reply.header('Connection', 'close');
+    if (mapped.status !== 408) lingerAfterAnswer(req);
+  }
   return req.url.startsWith('/api/v2/') ? v2ErrorBody(mapped, scope) : v1ErrorBody(mapped, scope);
 }
 
