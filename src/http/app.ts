@@ -12,10 +12,12 @@ import { applyCors, registerCors } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
 import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestError, missingHost, shuttingDown } from './framework-errors.js';
 import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
+import { lingerAfterAnswer } from './linger.js';
 import { serializeRequest } from './log-redaction.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
+import { registerMaintenance } from './maintenance.js';
 import { registerOpenApi } from './openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
@@ -83,6 +85,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   // Hooks every request passes through are written in callback style: an async hook costs a
   // promise and a microtask per request even when it has nothing to do (see docs/benchmarks.md).
   app.addHook('onRequest', (req, _reply, done) => done(closing ? shuttingDown() : missingHost(req)));
+  registerMaintenance(app, site);
   // An `Expect` Node does not understand: 417 in the envelope rather than Node's empty one.
   app.server.on('checkExpectation', expectationFailedHandler(developerMode, app.log));
 
@@ -154,8 +157,13 @@ function errorBody(err: unknown, req: FastifyRequest, reply: FastifyReply, devel
   const scope: ErrorScope = { requestId: req.id, developerMode, log: req.log };
   const mapped = mapRequestError(clientAbort(err, req) ?? err, scope);
   reply.code(mapped.status).type('application/json; charset=utf-8');
-  // A body left half-read cannot be followed by another request on this connection.
-  if (req.raw.complete === false) reply.header('Connection', 'close');
+  // A body left half-read cannot be followed by another request on this connection; the rest of
+  // it is read past for a while so the client can read this answer (linger.ts). A body that
+  // stopped arriving (408) has nobody left sending.
+  if (req.raw.complete === false) {
+    reply.header('Connection', 'close');
+    if (mapped.status !== 408) lingerAfterAnswer(req);
+  }
   return req.url.startsWith('/api/v2/') ? v2ErrorBody(mapped, scope) : v1ErrorBody(mapped, scope);
 }
 
