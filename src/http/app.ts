@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type RouteOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -18,6 +18,7 @@ import { registerNestingGuard } from './nesting-guard.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
+import { registerMaintenance } from './maintenance.js';
 import { registerOpenApi } from './openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
@@ -29,6 +30,8 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Milliseconds a request body may go without a byte before it is given up (default 60 s; 0: never). */
   readonly bodyIdleTimeoutMs?: number;
+  /** Told of every route as it is added (the test that every route is described in docs/openapi.md uses it). */
+  readonly onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -83,9 +86,11 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   // Hooks every request passes through are written in callback style: an async hook costs a
   // promise and a microtask per request even when it has nothing to do (see docs/benchmarks.md).
   app.addHook('onRequest', (req, _reply, done) => done(closing ? shuttingDown() : missingHost(req)));
+  registerMaintenance(app, site);
   // An `Expect` Node does not understand: 417 in the envelope rather than Node's empty one.
   app.server.on('checkExpectation', expectationFailedHandler(developerMode, app.log));
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerBodyIdleTimeout(app, bodyIdleMs);
   registerCors(app, site);
   // Cookies are parsed only by authentication, and only for requests without a token.

@@ -15,6 +15,8 @@ export interface RequestContext {
   readonly sid: string | undefined;
   /** The messages for the user the request's work adds; pass the context as the unit's options to collect them. */
   readonly messages: UserMessages;
+  /** Marks the units run with this context as a request's, so maintenance applies (Site.write). */
+  readonly request: true;
 }
 
 /** Authenticates the request and bundles what its handler needs. */
@@ -22,7 +24,7 @@ export async function requestContext(site: Site, req: FastifyRequest): Promise<R
   const { principal, sid, csrfToken, sidFromParameter } = await authenticate(site, req);
   // Only the cookie is sent by browsers on their own; authenticate read System Settings just now.
   if (sid !== undefined && !sidFromParameter) checkCsrf(req, { csrfToken }, site.settingsCache.current.allow_cors);
-  return { site, principal, requestId: req.id, sid, messages: new UserMessages() };
+  return { site, principal, requestId: req.id, sid, messages: new UserMessages(), request: true };
 }
 
 /** The cookie attributes of docs/api.md: Path /, SameSite Lax, Secure behind https. */

@@ -7,6 +7,8 @@ import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
 import { UserMessages } from '../documents/user-messages.js';
+import { FwError, InReadOnlyMode, SessionStopped } from '../errors/index.js';
+import { MaintenanceWatch } from './maintenance.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
@@ -26,6 +28,11 @@ export interface UnitOptions {
   readonly usesDatabase?: boolean;
   /** Where the unit's messages for the user go (the request's list); a fresh one otherwise. */
   readonly messages?: UserMessages;
+  /**
+   * True for the units of an HTTP request: maintenance applies to them (docs/configuration.md
+   * "Maintenance"). Background jobs and the CLI's operator work go on.
+   */
+  readonly request?: boolean;
 }
 
 /** An open site: its config, database and services, wired once by openSite(). */
@@ -61,6 +68,8 @@ export class Site {
   readonly principals = new PrincipalCache();
   /** Where failures after a commit are logged; the server replaces it with its own logger. */
   logger: SiteLogger = stderrLogger;
+  /** site_config.json's maintenance keys as they are now (docs/configuration.md "Maintenance"). */
+  readonly maintenance: MaintenanceWatch;
   readonly #reportCallbackError: UnitErrorReporter = (err, phase) => this.logger.error({ err, phase }, `${phase} callback failed`);
 
   constructor(
@@ -79,6 +88,7 @@ export class Site {
     readonly jobs: JobQueue = new JobQueue(db),
   ) {
     this.settingsCache = new SettingsCache(config);
+    this.maintenance = new MaintenanceWatch(paths.config, { on: config.maintenance_mode, allowReads: config.allow_reads_during_maintenance });
     clearPrincipalsOnChange(hooks, this.principals, tokenCache);
   }
 
@@ -125,6 +135,7 @@ export class Site {
 
   /** Runs work in one transaction with fresh metadata: all of it is stored, or none. */
   async write<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
+    if (unit.request && this.maintenance.current.on) return this.#writeInMaintenance(principal, work, unit);
     const generation = this.principals.generation;
     const bumps = this.metas.bumps;
     return this.transaction(async (q, done) => {
@@ -139,6 +150,21 @@ export class Site {
       unit.messages?.reset();
       return work(this.context(principal, q, true, unit, done));
     });
+  }
+
+  /**
+   * A request's write while the site is in maintenance: with reads allowed it runs as a read unit,
+   * so work that only reads (a POST list call) answers, and its first write is refused by the
+   * database; that refusal, or maintenance without reads, is a 503.
+   */
+  async #writeInMaintenance<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions): Promise<T> {
+    if (!this.maintenance.current.allowReads) throw maintenanceStop();
+    try {
+      return await this.read(principal, work, unit);
+    } catch (err) {
+      if (err instanceof FwError && err.details.readOnlyRequest === true) throw readOnlyMaintenance(err);
+      throw err;
+    }
   }
 
   /**
@@ -174,4 +200,19 @@ export class Site {
   async close(): Promise<void> {
     await this.db.close();
   }
+}
+
+/** 503 for any request while the site is in maintenance without reads. */
+export function maintenanceStop(): SessionStopped {
+  return new SessionStopped('The site is down for maintenance; please try again later', {
+    messages: [{ message: 'The site is down for maintenance. Please try again later.', title: 'Maintenance' }],
+  });
+}
+
+/** 503 for a write while the site is in maintenance with reads allowed. */
+function readOnlyMaintenance(cause: unknown): InReadOnlyMode {
+  return new InReadOnlyMode('The site is in read-only mode for maintenance; this change cannot be made right now', {
+    messages: [{ message: 'The site is in read-only mode for maintenance. Please try again later.', title: 'Maintenance' }],
+    cause,
+  });
 }

@@ -41,7 +41,7 @@ export async function callMethod(
   const detached = method.ownTransactions || !method.usesDatabase;
   const readOnly = !detached && verb === 'GET';
   const run = (detached ? site.detached : readOnly ? site.read : site.write).bind(site);
-  const unit = { sid: rc.sid, usesDatabase: method.usesDatabase, messages: rc.messages };
+  const unit = { sid: rc.sid, usesDatabase: method.usesDatabase, messages: rc.messages, request: true };
   const result = await run(
     rc.principal,
     (ctx) => method.handler({ ctx, args: bound, site, http }),
