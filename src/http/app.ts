@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type RouteOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -14,6 +14,7 @@ import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestEr
 import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
 import { lingerAfterAnswer } from './linger.js';
 import { serializeRequest } from './log-redaction.js';
+import { registerNestingGuard } from './nesting-guard.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
@@ -29,6 +30,8 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Milliseconds a request body may go without a byte before it is given up (default 60 s; 0: never). */
   readonly bodyIdleTimeoutMs?: number;
+  /** Told of every route as it is added (the test that every route is described in docs/openapi.md uses it). */
+  readonly onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -87,6 +90,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   // An `Expect` Node does not understand: 417 in the envelope rather than Node's empty one.
   app.server.on('checkExpectation', expectationFailedHandler(developerMode, app.log));
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerBodyIdleTimeout(app, bodyIdleMs);
   registerCors(app, site);
   // Cookies are parsed only by authentication, and only for requests without a token.
@@ -95,6 +99,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   await app.register(multipart, multipartOptions(site.config));
   registerUploadStaging(app, site, bodyIdleMs);
   registerGetJsonBody(app, site.config.max_request_size);
+  registerNestingGuard(app);
 
   // JSON bodies: empty is "no body"; anything but an object or array is refused, never a 500.
   app.removeContentTypeParser('application/json');
