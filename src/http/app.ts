@@ -14,6 +14,7 @@ import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestEr
 import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
 import { lingerAfterAnswer } from './linger.js';
 import { serializeRequest } from './log-redaction.js';
+import { registerNestingGuard } from './nesting-guard.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
@@ -98,6 +99,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   await app.register(multipart, multipartOptions(site.config));
   registerUploadStaging(app, site, bodyIdleMs);
   registerGetJsonBody(app, site.config.max_request_size);
+  registerNestingGuard(app);
 
   // JSON bodies: empty is "no body"; anything but an object or array is refused, never a 500.
   app.removeContentTypeParser('application/json');
