@@ -23,6 +23,8 @@ import { registerJobMethods } from '../jobs/job-methods.js';
 import { registerSiteScheduler } from '../jobs/site-job-units.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
+import { databaseEngine } from '../storage/open-database.js';
+import { dropCreatedDatabase, ensurePostgresDatabase } from '../storage/postgres/create-database.js';
 import { openFileStore, reportStorageFailuresTo } from '../files/open-file-store.js';
 import { folderWriteProblem } from '../files/storage-failure.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
@@ -138,6 +140,8 @@ export async function siteExists(dir: string): Promise<boolean> {
 /** Result of creating a site: the Administrator password, when fw generated it. */
 export interface NewSiteResult {
   readonly generatedPassword: string | undefined;
+  /** PostgreSQL: true when fw created the database itself (ensurePostgresDatabase). */
+  readonly createdDatabase: boolean;
 }
 
 /**
@@ -154,6 +158,8 @@ export async function createSite(
   assertDatabaseUrl(dbUrl);
   const undo = await prepareUndoOfSiteCreation(paths, dbUrl);
   const generatedPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
+  // Before anything is written: a database that cannot be had leaves no folder behind.
+  const createdDatabase = databaseEngine(dbUrl) === 'postgres' && (await ensurePostgresDatabase(dbUrl));
   try {
     await mkdir(paths.publicFiles, { recursive: true });
     await mkdir(paths.privateFiles, { recursive: true });
@@ -168,7 +174,8 @@ export async function createSite(
     }
   } catch (err) {
     await undo();
+    if (createdDatabase) await dropCreatedDatabase(dbUrl).catch(() => {});
     throw err;
   }
-  return { generatedPassword };
+  return { generatedPassword, createdDatabase };
 }
