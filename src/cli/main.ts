@@ -1,5 +1,6 @@
 import { backupCommand } from './commands/backup.js';
 import { migrateCommand } from './commands/migrate.js';
+import { maintenanceCommand, maintenanceUsage } from './commands/maintenance.js';
 import { newSiteCommand } from './commands/new-site.js';
 import { restoreCommand } from './commands/restore.js';
 import { serveCommand } from './commands/serve.js';
@@ -47,6 +48,7 @@ const COMMANDS: Record<string, Command> = {
   restore: { run: restoreCommand, usage: restoreUsage },
   user: { run: userCommand, usage: userUsage },
   worker: { run: workerCommand, usage: workerUsage },
+  maintenance: { run: maintenanceCommand, usage: maintenanceUsage },
 };
 
 /** fw's version, from its package.json (two folders up from src/cli and dist/cli alike). */

@@ -4,6 +4,7 @@ import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { HookRegistry } from './hooks.js';
+import type { UserMessages } from './user-messages.js';
 
 /** Site settings the document layer reads. */
 export interface DocSettings {
@@ -29,4 +30,6 @@ export interface DocContext {
   readonly sid?: string;
   /** The unit of work: what runs after it commits or rolls back (docs/architecture.md, "After a commit"). */
   readonly unit: UnitOfWork;
+  /** Messages for the user, sent with a successful answer (the reference's `msgprint`; docs/api.md "Messages"). */
+  readonly messages: UserMessages;
 }

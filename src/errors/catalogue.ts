@@ -22,6 +22,11 @@ export class InvalidRequestBody extends FwError {
   static override readonly status: number = 400;
 }
 
+/** 400: a request value (JSON body, JSON text in a query or form field) nested deeper than the edge allows. */
+export class NestingDepthExceeded extends InvalidRequestBody {
+  static override readonly excType: string = 'NestingDepthExceeded';
+}
+
 /** 401: credentials were presented and are wrong. */
 export class AuthenticationError extends FwError {
   static override readonly excType: string = 'AuthenticationError';

@@ -62,6 +62,7 @@ export async function createFileDocument(site: Site, store: FileStore, who: Requ
       }
       return stored;
     },
-    { sid: who.sid },
+    // An upload is a request's write: maintenance applies (docs/configuration.md "Maintenance").
+    { sid: who.sid, request: true },
   );
 }

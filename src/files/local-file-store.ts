@@ -96,9 +96,13 @@ export class LocalFileStore implements FileStore {
     const id = `.upload-${randomUUID()}.part`;
     const path = join(folder, id);
     const meter = new Meter(limits.maxBytes ?? Number.POSITIVE_INFINITY);
+    const file = createWriteStream(path, { flags: 'wx' });
     try {
-      await this.#writing(folder, () => pipeline(body, meter, createWriteStream(path, { flags: 'wx' })));
+      await this.#writing(folder, () => pipeline(body, meter, file));
     } catch (err) {
+      // The file is opened asynchronously: a body that fails at once must not let it appear after
+      // the removal, so the removal waits until the stream let go of it.
+      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
       await rm(path, { force: true }).catch(() => {});
       throw err;
     }

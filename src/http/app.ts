@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type RouteOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -12,10 +12,13 @@ import { applyCors, registerCors } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
 import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestError, missingHost, shuttingDown } from './framework-errors.js';
 import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
+import { lingerAfterAnswer } from './linger.js';
 import { serializeRequest } from './log-redaction.js';
+import { registerNestingGuard } from './nesting-guard.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
+import { registerMaintenance } from './maintenance.js';
 import { registerOpenApi } from './openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
@@ -27,6 +30,8 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Milliseconds a request body may go without a byte before it is given up (default 60 s; 0: never). */
   readonly bodyIdleTimeoutMs?: number;
+  /** Told of every route as it is added (the test that every route is described in docs/openapi.md uses it). */
+  readonly onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -81,9 +86,11 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   // Hooks every request passes through are written in callback style: an async hook costs a
   // promise and a microtask per request even when it has nothing to do (see docs/benchmarks.md).
   app.addHook('onRequest', (req, _reply, done) => done(closing ? shuttingDown() : missingHost(req)));
+  registerMaintenance(app, site);
   // An `Expect` Node does not understand: 417 in the envelope rather than Node's empty one.
   app.server.on('checkExpectation', expectationFailedHandler(developerMode, app.log));
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerBodyIdleTimeout(app, bodyIdleMs);
   registerCors(app, site);
   // Cookies are parsed only by authentication, and only for requests without a token.
@@ -92,6 +99,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   await app.register(multipart, multipartOptions(site.config));
   registerUploadStaging(app, site, bodyIdleMs);
   registerGetJsonBody(app, site.config.max_request_size);
+  registerNestingGuard(app);
 
   // JSON bodies: empty is "no body"; anything but an object or array is refused, never a 500.
   app.removeContentTypeParser('application/json');
@@ -151,8 +159,13 @@ function errorBody(err: unknown, req: FastifyRequest, reply: FastifyReply, devel
   const scope: ErrorScope = { requestId: req.id, developerMode, log: req.log };
   const mapped = mapRequestError(clientAbort(err, req) ?? err, scope);
   reply.code(mapped.status).type('application/json; charset=utf-8');
-  // A body left half-read cannot be followed by another request on this connection.
-  if (req.raw.complete === false) reply.header('Connection', 'close');
+  // A body left half-read cannot be followed by another request on this connection; the rest of
+  // it is read past for a while so the client can read this answer (linger.ts). A body that
+  // stopped arriving (408) has nobody left sending.
+  if (req.raw.complete === false) {
+    reply.header('Connection', 'close');
+    if (mapped.status !== 408) lingerAfterAnswer(req);
+  }
   return req.url.startsWith('/api/v2/') ? v2ErrorBody(mapped, scope) : v1ErrorBody(mapped, scope);
 }
 

@@ -14,6 +14,11 @@ export interface Authenticated {
   readonly sid: string | undefined;
   /** The session's CSRF token when the request came with a session that was issued one. */
   readonly csrfToken?: string | null;
+  /**
+   * True when the session came from a `sid` request parameter rather than the cookie: a browser
+   * never adds a parameter on its own, so such a request needs no CSRF check (docs/security.md).
+   */
+  readonly sidFromParameter?: boolean;
 }
 
 /**
@@ -64,10 +69,24 @@ export interface Credentials {
  */
 export async function authenticate(site: Site, req: FastifyRequest): Promise<Authenticated> {
   const cookies = req.headers.cookie;
-  return authenticateCredentials(site, {
+  const parameter = sidParameter(req);
+  const result = await authenticateCredentials(site, {
     authorization: req.headers.authorization,
-    sid: () => (cookies ? req.server.parseCookie(cookies).sid : undefined),
+    // A `sid` parameter wins over the cookie, as in the reference; an unknown one is Guest.
+    sid: () => parameter ?? (cookies ? req.server.parseCookie(cookies).sid : undefined),
   });
+  return parameter !== undefined && result.sid !== undefined ? { ...result, sidFromParameter: true } : result;
+}
+
+/** The `sid` of the query string, or of a form or JSON body (docs/api.md "Authentication"). */
+function sidParameter(req: FastifyRequest): string | undefined {
+  const pick = (source: unknown): string | undefined => {
+    if (source === null || typeof source !== 'object' || Array.isArray(source)) return undefined;
+    const raw = (source as Record<string, unknown>).sid;
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  return pick(req.query) ?? pick(req.body);
 }
 
 /** {@link authenticate} for credentials taken from anywhere (Socket.IO handshakes use it too). */

@@ -1,16 +1,18 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyMultipartBaseOptions } from '@fastify/multipart';
-import { FwError, InvalidRequestBody, MaxFileSizeReachedError, RequestTooLarge } from '../errors/index.js';
+import { FwError, InvalidRequestBody, MaxFileSizeReachedError, PermissionError, RequestTooLarge } from '../errors/index.js';
 import type { FileStore } from '../files/file-store.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { UploadedFile } from '../files/uploaded-file.js';
 import type { SiteConfig } from '../site/site-config.js';
 import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';
+import { authenticate } from './authenticate.js';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, setConnectionTimeout } from './body-idle-timeout.js';
 import { requestTimeout } from './framework-errors.js';
+import { ClosingDelimiter } from './multipart-closing.js';
 
 /** The multipart part that carries the upload, as in the reference and its clients. */
 const FILE_PART = 'file';
@@ -28,6 +30,39 @@ export function multipartOptions(config: SiteConfig): FastifyMultipartBaseOption
 async function drain(stream: Readable): Promise<void> {
   stream.resume();
   await finished(stream);
+}
+
+const CUT_SHORT = 'Malformed multipart body: it ended before its closing boundary';
+
+/**
+ * The bytes of a file part, relayed through a stream of our own. The parser destroys a part the
+ * body ended inside of without an error, which a pipeline may then wait on forever (keeping its
+ * staging file open); here such a part fails the watch at once, and the relay fails with it, so
+ * whoever stages it removes what it wrote.
+ */
+function relayPart(file: Readable, watch: BodyWatch): PassThrough {
+  const relay = new PassThrough();
+  // Whoever reads the relay learns of its failure through the stream itself; until one does, or
+  // after it stopped reading, an error must not go unheard (it would end the process).
+  relay.on('error', () => undefined);
+  const cutShort = () => {
+    const err = new InvalidRequestBody(CUT_SHORT);
+    watch.abort(err);
+    relay.destroy(err);
+  };
+  // The whole body may have been parsed before this part was handed over: destroyed already.
+  if (file.destroyed && !file.readableEnded) {
+    cutShort();
+    return relay;
+  }
+  let ended = false;
+  file.once('end', () => (ended = true));
+  file.once('error', (err) => relay.destroy(err));
+  file.once('close', () => {
+    if (!ended) cutShort();
+  });
+  file.pipe(relay);
+  return relay;
 }
 
 /** A parser's complaint about the body in the catalogue's terms; a failing disk stays a server error. */
@@ -52,9 +87,9 @@ class BodyWatch {
   readonly #req: FastifyRequest;
   readonly #raw: FastifyRequest['raw'];
   readonly #onClose = () => {
-    if (!this.#raw.complete) this.#abort(new InvalidRequestBody('The client closed the connection before the body was complete'));
+    if (!this.#raw.complete) this.abort(new InvalidRequestBody('The client closed the connection before the body was complete'));
   };
-  readonly #onIdle = () => this.#abort(requestTimeout('The upload stopped arriving; send it again'));
+  readonly #onIdle = () => this.abort(requestTimeout('The upload stopped arriving; send it again'));
 
   constructor(req: FastifyRequest, idleMs: number) {
     this.#req = req;
@@ -75,7 +110,8 @@ class BodyWatch {
     return this.#error;
   }
 
-  #abort(err: Error): void {
+  /** Gives the body up: the part being staged is cut off, and the reader learns why. */
+  abort(err: Error): void {
     if (this.#error) return;
     this.#error = err;
     this.current?.destroy(err);
@@ -100,26 +136,41 @@ async function nextPart<T>(parts: AsyncIterator<T>, watch: BodyWatch): Promise<I
 /**
  * Reads a multipart body into arguments: form fields as strings (the first of a repeated name
  * wins), and the `file` part streamed into the store's staging area as an UploadedFile, never
- * held in memory. Other file parts are read past and dropped. A client that goes away, or stops
- * sending for `idleMs`, ends the read at once and leaves no staged bytes behind.
+ * held in memory. Other file parts, and every file part when `stageFiles` is false, are read past
+ * and dropped. A client that goes away, or stops sending for `idleMs`, ends the read at once; a
+ * body that ends before its closing boundary is a 400 at once. None leaves staged bytes behind.
  */
-async function readMultipart(req: FastifyRequest, store: FileStore, config: SiteConfig, idleMs: number): Promise<Record<string, unknown>> {
+async function readMultipart(
+  req: FastifyRequest,
+  store: FileStore,
+  config: SiteConfig,
+  idleMs: number,
+  stageFiles: boolean,
+): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   const uploads: UploadedFile[] = [];
   uploadsOf.set(req, uploads);
   let fieldBytes = 0;
   const watch = new BodyWatch(req, idleMs);
   const parts = req.parts({ limits: { fileSize: config.max_file_size } })[Symbol.asyncIterator]();
+  const boundary = ClosingDelimiter.boundaryOf(req.headers['content-type']);
+  const closing = boundary === undefined ? undefined : new ClosingDelimiter(boundary);
+  const onData = (chunk: Buffer) => closing?.push(chunk);
   try {
-    for (let step = await nextPart(parts, watch); !step.done; step = await nextPart(parts, watch)) {
+    // The first step pipes the body into the parser; the delimiter watch listens beside it.
+    const first = nextPart(parts, watch);
+    req.raw.on('data', onData);
+    for (let step = await first; !step.done; step = await nextPart(parts, watch)) {
       const part = step.value;
       if (part.type === 'file') {
-        watch.current = part.file;
-        if (part.fieldname !== FILE_PART || Object.hasOwn(body, FILE_PART)) {
-          await drain(part.file);
+        const source = relayPart(part.file, watch);
+        if (watch.error) throw watch.error;
+        watch.current = source;
+        if (!stageFiles || part.fieldname !== FILE_PART || Object.hasOwn(body, FILE_PART)) {
+          await drain(source);
           continue;
         }
-        const upload = await UploadedFile.receive(store, part.file, part.filename, { maxBytes: config.max_file_size });
+        const upload = await UploadedFile.receive(store, source, part.filename, { maxBytes: config.max_file_size });
         watch.current = undefined;
         uploads.push(upload);
         if (part.file.truncated) {
@@ -136,15 +187,37 @@ async function readMultipart(req: FastifyRequest, store: FileStore, config: Site
       if (fieldBytes > config.max_request_size) throw new RequestTooLarge('The form fields are too large');
       if (!Object.hasOwn(body, part.fieldname)) body[part.fieldname] = part.value;
     }
+    // The parser ends the parts quietly on a body cut short; its last part is then missing.
+    if (closing && !closing.seen) throw new InvalidRequestBody(CUT_SHORT);
   } catch (err) {
     // The staged copies are of no use to a request that failed here; they go now, not at the answer.
     uploadsOf.delete(req);
     for (const upload of uploads) await upload.release(true);
     throw asClientError(watch.error ?? err);
   } finally {
+    req.raw.off('data', onData);
     watch.stop();
   }
   return body;
+}
+
+/** The path of a method call URL (`/api/method/<path>`, v1 and v2), else undefined. */
+function methodPath(url: string): string | undefined {
+  return /^\/api\/(?:v1\/|v2\/)?method\/([^/?]+)/.exec(url)?.[1];
+}
+
+/**
+ * Whether a Guest request may put files on disk: only a call of a method registered with
+ * `allowGuest` may (upload_file is not, so Guest never uploads; docs/files.md). A call of a
+ * protected method is refused before its body is read, with the 403 the route would answer;
+ * any other URL has its file parts read past without staging.
+ */
+function guestMayStage(site: Site, req: FastifyRequest): boolean {
+  const path = methodPath(req.url);
+  const method = path === undefined ? undefined : site.methods.resolve(path);
+  if (!method) return false;
+  if (method.allowGuest) return true;
+  throw new PermissionError('Not permitted', { messages: [{ message: `Login required to call ${path}`, title: 'Not permitted' }] });
 }
 
 async function releaseUploads(req: FastifyRequest, statusCode: number): Promise<void> {
@@ -164,8 +237,11 @@ export function registerUploadStaging(app: FastifyInstance, site: Site, idleMs =
   const store = openFileStore(site.paths);
   const stage = async (req: FastifyRequest): Promise<void> => {
     // Staging runs before the route's metadata check, so it asks for fresh settings itself.
+    // Who is asking is settled first: nothing a Guest sends reaches the disk unless it may upload.
+    const { principal } = await authenticate(site, req);
+    const stageFiles = !principal.isGuest || guestMayStage(site, req);
     const { max_file_size } = await siteSettings(site, { fresh: true });
-    req.body = await readMultipart(req, store, { ...site.config, max_file_size }, idleMs);
+    req.body = await readMultipart(req, store, { ...site.config, max_file_size }, idleMs, stageFiles);
   };
   app.addHook('preValidation', (req, _reply, done) => {
     if (!req.isMultipart()) return done();

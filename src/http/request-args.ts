@@ -18,7 +18,7 @@ function firstValues(source: unknown): Record<string, unknown> {
 /**
  * The arguments of a request (docs/api.md "Requests and answers"): a non-empty JSON body replaces the query string
  * (an array body becomes `{data: [...]}`); otherwise query string and form fields merge, form
- * fields winning. `_` (cache buster) is dropped.
+ * fields winning. `_` (cache buster) and `sid` (it authenticates, see authenticate.ts) are dropped.
  */
 export function requestArgs(req: FastifyRequest): Record<string, unknown> {
   let args: Record<string, unknown>;
@@ -28,6 +28,7 @@ export function requestArgs(req: FastifyRequest): Record<string, unknown> {
     args = { ...firstValues(req.query), ...firstValues(req.body) };
   }
   delete args._;
+  delete args.sid;
   return args;
 }
 

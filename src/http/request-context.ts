@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
 import type { HttpExchange, HttpVerb } from '../rpc/method-registry.js';
 import type { Site } from '../site/site.js';
+import { UserMessages } from '../documents/user-messages.js';
 import { authenticate } from './authenticate.js';
 import { checkCsrf } from './csrf.js';
 import { requestVerb } from './request-verb.js';
@@ -12,14 +13,18 @@ export interface RequestContext {
   readonly principal: Principal;
   readonly requestId: string;
   readonly sid: string | undefined;
+  /** The messages for the user the request's work adds; pass the context as the unit's options to collect them. */
+  readonly messages: UserMessages;
+  /** Marks the units run with this context as a request's, so maintenance applies (Site.write). */
+  readonly request: true;
 }
 
 /** Authenticates the request and bundles what its handler needs. */
 export async function requestContext(site: Site, req: FastifyRequest): Promise<RequestContext> {
-  const { principal, sid, csrfToken } = await authenticate(site, req);
+  const { principal, sid, csrfToken, sidFromParameter } = await authenticate(site, req);
   // Only the cookie is sent by browsers on their own; authenticate read System Settings just now.
-  if (sid !== undefined) checkCsrf(req, { csrfToken }, site.settingsCache.current.allow_cors);
-  return { site, principal, requestId: req.id, sid };
+  if (sid !== undefined && !sidFromParameter) checkCsrf(req, { csrfToken }, site.settingsCache.current.allow_cors);
+  return { site, principal, requestId: req.id, sid, messages: new UserMessages(), request: true };
 }
 
 /** The cookie attributes of docs/api.md: Path /, SameSite Lax, Secure behind https. */

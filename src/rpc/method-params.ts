@@ -79,8 +79,14 @@ function paramTypeOf(schema: JsonSchema): ParamType {
     case 'array':
       return 'list';
     default:
-      return 'any';
+      return structuredAlternative(schema) ? 'json' : 'any';
   }
+}
+
+/** True for a schema such as `anyOf: [array, string]`: JSON text is parsed, other text kept. */
+function structuredAlternative(schema: JsonSchema): boolean {
+  const options = [...((schema.anyOf as JsonSchema[] | undefined) ?? []), ...((schema.oneOf as JsonSchema[] | undefined) ?? [])];
+  return options.some((o) => o.type === 'array' || o.type === 'object');
 }
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ES module interop.
@@ -114,13 +120,25 @@ export function paramsValidator(schema: ParamsSchema): (args: Record<string, unk
       if (value !== undefined && value !== null && value !== '') present[name] = value;
     }
     if (validate(present)) return;
-    throw argumentError(validate.errors?.[0]);
+    throw argumentError(validate.errors ?? []);
   };
 }
 
-function argumentError(error: ErrorObject | undefined): FrappeTypeError {
+/**
+ * The first complaint, in words: Ajv reports a failed `anyOf` after the complaint of each
+ * alternative, so that one is told as "must be array or string".
+ */
+function argumentError(errors: readonly ErrorObject[]): FrappeTypeError {
+  const last = errors[errors.length - 1];
+  const alternatives = last?.keyword === 'anyOf' || last?.keyword === 'oneOf';
+  const error = alternatives ? last : errors[0];
+  let message = error?.message ?? 'is invalid';
+  if (alternatives) {
+    const types = errors.filter((e) => e.instancePath === last.instancePath && e.keyword === 'type').map((e) => String(e.params.type));
+    if (types.length) message = `must be ${types.join(' or ')}`;
+  }
   const path = (error?.instancePath ?? '').split('/').filter((p) => p !== '');
   const name = path[0] ?? 'arguments';
   const where = path.length > 1 ? ` (at ${path.slice(1).join('.')})` : '';
-  return new FrappeTypeError(`Argument ${name}${where} ${error?.message ?? 'is invalid'}`);
+  return new FrappeTypeError(`Argument ${name}${where} ${message}`);
 }

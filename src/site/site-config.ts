@@ -42,6 +42,12 @@ export interface SiteConfig {
   readonly webhook_deny_private_targets: boolean;
   /** When false, fw serves no admin web UI at /app and /login (docs/admin-ui.md). */
   readonly admin_ui: boolean;
+  /**
+   * Maintenance (docs/configuration.md "Maintenance"): writes answer 503; reads too unless
+   * `allow_reads_during_maintenance`. Read again from the file at each request (site/maintenance.ts).
+   */
+  readonly maintenance_mode: boolean;
+  readonly allow_reads_during_maintenance: boolean;
   /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
   readonly realtime: RealtimeConfig;
 }
@@ -94,6 +100,8 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   allow_cors: null,
   webhook_deny_private_targets: false,
   admin_ui: true,
+  maintenance_mode: false,
+  allow_reads_during_maintenance: false,
   realtime: DEFAULT_REALTIME_CONFIG,
 };
 
@@ -149,6 +157,10 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
       expect(raw.webhook_deny_private_targets, isBoolean, 'webhook_deny_private_targets', 'true or false', DEFAULT_CONFIG.webhook_deny_private_targets),
     ),
     admin_ui: Boolean(expect(raw.admin_ui, isBoolean, 'admin_ui', 'true or false', DEFAULT_CONFIG.admin_ui)),
+    maintenance_mode: Boolean(expect(raw.maintenance_mode, isBoolean, 'maintenance_mode', 'true or false', DEFAULT_CONFIG.maintenance_mode)),
+    allow_reads_during_maintenance: Boolean(
+      expect(raw.allow_reads_during_maintenance, isBoolean, 'allow_reads_during_maintenance', 'true or false', DEFAULT_CONFIG.allow_reads_during_maintenance),
+    ),
     realtime: parseRealtimeConfig(raw, (problem) => {
       throw new SiteConfigError(`site_config.json: ${problem}`);
     }),

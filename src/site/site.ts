@@ -6,6 +6,9 @@ import type { TokenCache } from '../auth/token-cache.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
+import { UserMessages } from '../documents/user-messages.js';
+import { FwError, InReadOnlyMode, SessionStopped } from '../errors/index.js';
+import { MaintenanceWatch } from './maintenance.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
@@ -23,6 +26,13 @@ export interface UnitOptions {
   readonly sid?: string;
   /** False for work that never touches the database (liveness): skips the metadata check. */
   readonly usesDatabase?: boolean;
+  /** Where the unit's messages for the user go (the request's list); a fresh one otherwise. */
+  readonly messages?: UserMessages;
+  /**
+   * True for the units of an HTTP request: maintenance applies to them (docs/configuration.md
+   * "Maintenance"). Background jobs and the CLI's operator work go on.
+   */
+  readonly request?: boolean;
 }
 
 /** An open site: its config, database and services, wired once by openSite(). */
@@ -58,6 +68,8 @@ export class Site {
   readonly principals = new PrincipalCache();
   /** Where failures after a commit are logged; the server replaces it with its own logger. */
   logger: SiteLogger = stderrLogger;
+  /** site_config.json's maintenance keys as they are now (docs/configuration.md "Maintenance"). */
+  readonly maintenance: MaintenanceWatch;
   readonly #reportCallbackError: UnitErrorReporter = (err, phase) => this.logger.error({ err, phase }, `${phase} callback failed`);
 
   constructor(
@@ -76,6 +88,7 @@ export class Site {
     readonly jobs: JobQueue = new JobQueue(db),
   ) {
     this.settingsCache = new SettingsCache(config);
+    this.maintenance = new MaintenanceWatch(paths.config, { on: config.maintenance_mode, allowReads: config.allow_reads_during_maintenance });
     clearPrincipalsOnChange(hooks, this.principals, tokenCache);
   }
 
@@ -91,6 +104,7 @@ export class Site {
       writable,
       sid: unit.sid,
       unit: work,
+      messages: unit.messages ?? new UserMessages(),
     };
   }
 
@@ -121,6 +135,7 @@ export class Site {
 
   /** Runs work in one transaction with fresh metadata: all of it is stored, or none. */
   async write<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
+    if (unit.request && this.maintenance.current.on) return this.#writeInMaintenance(principal, work, unit);
     const generation = this.principals.generation;
     const bumps = this.metas.bumps;
     return this.transaction(async (q, done) => {
@@ -131,8 +146,25 @@ export class Site {
         if (this.principals.generation !== generation || this.metas.bumps !== bumps) this.principals.clear();
       });
       await this.#refresh(q);
+      // A retried attempt starts with no messages: the undone one's are not the user's news.
+      unit.messages?.reset();
       return work(this.context(principal, q, true, unit, done));
     });
+  }
+
+  /**
+   * A request's write while the site is in maintenance: with reads allowed it runs as a read unit,
+   * so work that only reads (a POST list call) answers, and its first write is refused by the
+   * database; that refusal, or maintenance without reads, is a 503.
+   */
+  async #writeInMaintenance<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions): Promise<T> {
+    if (!this.maintenance.current.allowReads) throw maintenanceStop();
+    try {
+      return await this.read(principal, work, unit);
+    } catch (err) {
+      if (err instanceof FwError && err.details.readOnlyRequest === true) throw readOnlyMaintenance(err);
+      throw err;
+    }
   }
 
   /**
@@ -168,4 +200,19 @@ export class Site {
   async close(): Promise<void> {
     await this.db.close();
   }
+}
+
+/** 503 for any request while the site is in maintenance without reads. */
+export function maintenanceStop(): SessionStopped {
+  return new SessionStopped('The site is down for maintenance; please try again later', {
+    messages: [{ message: 'The site is down for maintenance. Please try again later.', title: 'Maintenance' }],
+  });
+}
+
+/** 503 for a write while the site is in maintenance with reads allowed. */
+function readOnlyMaintenance(cause: unknown): InReadOnlyMode {
+  return new InReadOnlyMode('The site is in read-only mode for maintenance; this change cannot be made right now', {
+    messages: [{ message: 'The site is in read-only mode for maintenance. Please try again later.', title: 'Maintenance' }],
+    cause,
+  });
 }

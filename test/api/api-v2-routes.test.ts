@@ -181,6 +181,37 @@ for (const dialect of testDialects()) {
       });
     });
 
+    describe('PATCH with child tables', () => {
+      test('a table sent is the new table: named rows updated in place, new rows added, the rest removed; flags dropped', async () => {
+        const doc = await part({ name: 'ct-1', rows: [{ sku: 'a' }, { sku: 'b' }, { sku: 'c' }] });
+        const [a, b] = doc.rows as Json[];
+        const patched = dataOf(await t.request({ method: 'PATCH', url: v2Url(PART, 'ct-1'), body: { flags: { ignore_permissions: true }, rows: [{ name: b.name, sku: 'B2' }, { sku: 'd' }] } }));
+        const rows = patched.rows as Json[];
+        assert.deepEqual(rows.map((r) => r.sku), ['B2', 'd']);
+        assert.equal(rows[0].name, b.name);
+        assert.equal(rows[0].creation, b.creation);
+        assert.deepEqual(rows.map((r) => r.idx), [1, 2]);
+        assert.equal(rows.some((r) => r.name === a.name), false);
+        const untouched = dataOf(await t.request({ method: 'PATCH', url: v2Url(PART, 'ct-1'), body: { title: 'only the title' } }));
+        assert.deepEqual((untouched.rows as Json[]).map((r) => r.sku), ['B2', 'd']);
+      });
+
+      test('one child row by its own DocType: changed, parent saved, row answered; it cannot be moved; readers are refused', async () => {
+        const doc = await part({ name: 'ct-2', rows: [{ sku: 'x' }, { sku: 'y' }] });
+        const other = await part({ name: 'ct-3', rows: [] });
+        const row = (doc.rows as Json[])[1];
+        const res = dataOf(await t.request({ method: 'PATCH', url: v2Url(ROW, row.name), body: { sku: 'y2', parent: other.name, parentfield: 'rows' } }));
+        assert.equal(res.name, row.name);
+        assert.equal(res.sku, 'y2');
+        assert.equal(res.parent, 'ct-2');
+        assert.deepEqual(((await readDoc(t, PART, 'ct-2')).rows as Json[]).map((r) => r.sku), ['x', 'y2']);
+        assert.deepEqual((await readDoc(t, PART, other.name)).rows ?? [], []);
+        assertV2Error(await actAs(t, reader, { method: 'PATCH', url: v2Url(ROW, row.name), body: { sku: 'no' } }), 403, 'PermissionError');
+        assertV2Error(await t.request({ method: 'PATCH', url: v2Url(ROW, 'no-such-row'), body: { sku: 'no' } }), 404, 'DoesNotExistError');
+        assert.equal(((await readDoc(t, PART, 'ct-2')).rows as Json[])[1].sku, 'y2');
+      });
+    });
+
     describe('bulk routes', () => {
       test('bulk_delete deletes what it may and reports the rest, each item on its own', async () => {
         await part({ name: 'bd-1' });

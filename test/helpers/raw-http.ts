@@ -74,3 +74,24 @@ export async function eventually(check: () => Promise<boolean>, what: string): P
   }
   assert.fail(what);
 }
+
+/** The first complete answer the server sends on `socket` (it need not close the connection). */
+export function firstAnswer(socket: Socket, ms = 10_000): Promise<RawAnswer | undefined> {
+  return new Promise((resolve) => {
+    let text = '';
+    const done = (answer: RawAnswer | undefined) => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done(undefined), ms);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const [answer] = parseAnswers(text);
+      if (answer && text.includes('\r\n\r\n') && Buffer.byteLength(answer.body) >= Number(answer.headers['content-length'] ?? 0)) done(answer);
+    };
+    socket.on('data', onData);
+    socket.on('error', () => undefined);
+    socket.on('close', () => done(parseAnswers(text)[0]));
+  });
+}

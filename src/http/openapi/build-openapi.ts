@@ -12,6 +12,7 @@ import type { JsonSchema, OpenApiObject } from './json-schema.js';
 import { genericMethodPaths, methodPaths } from './method-paths.js';
 import { otherPaths } from './other-paths.js';
 import { doctypeResourcePaths, genericResourcePaths, type DocTypeView, type Rights } from './resource-paths.js';
+import { doctypeV2Paths, genericV2Paths } from './v2-paths.js';
 
 /** What the description is built from: the site's metadata and methods, and who asks. */
 export interface DescribeInput {
@@ -100,10 +101,10 @@ export function buildOpenApi(input: DescribeInput): OpenApiObject {
   const methods = input.principal.isGuest ? input.methods.filter((m) => m.allowGuest) : input.methods;
   const paths: Record<string, Record<string, OpenApiObject>> = narrowed
     ? {}
-    : { ...genericResourcePaths(), ...genericMethodPaths(), ...methodPaths(methods), ...otherPaths(), ...input.extraPaths };
+    : { ...genericResourcePaths(), ...genericV2Paths(), ...genericMethodPaths(), ...methodPaths(methods), ...otherPaths(), ...input.extraPaths };
   for (const meta of views) {
     const view: DocTypeView = { meta, key: names.of(meta.name), may: rightsOf(input.principal, meta), guest: rightsOf(GUEST, meta) };
-    Object.assign(paths, doctypeResourcePaths(view));
+    Object.assign(paths, doctypeResourcePaths(view), doctypeV2Paths(view));
   }
   const tags = [
     { name: 'Documents', description: 'Any DocType, by name (docs/api.md "Documents").' },

@@ -27,9 +27,9 @@ type PathItems = Record<string, Record<string, OpenApiObject>>;
 const NAME_NOTE = 'Percent-encode it; it may hold `/`.';
 
 function deleted(style: Style): JsonSchema {
-  return style === 'v1'
-    ? { type: 'object', required: ['message'], properties: { message: { const: 'ok' } }, additionalProperties: false }
-    : dataEnvelope({ const: 'ok' }, 'v2');
+  if (style === 'v2') return dataEnvelope({ const: 'ok' }, 'v2');
+  const messages = { type: 'string', description: 'A JSON-encoded list of JSON-encoded messages shown to the user.' };
+  return { type: 'object', required: ['message'], properties: { message: { const: 'ok' }, _server_messages: messages }, additionalProperties: false };
 }
 
 function listEnvelope(row: JsonSchema, style: Style): JsonSchema {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
 import { bindArguments, type HttpVerb, type MethodDefinition } from '../../rpc/method-registry.js';
 import type { Site } from '../../site/site.js';
+import { messagesBody } from '../../documents/user-messages.js';
 import { requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';
 import { requestVerb } from '../request-verb.js';
@@ -40,14 +41,14 @@ export async function callMethod(
   const detached = method.ownTransactions || !method.usesDatabase;
   const readOnly = !detached && verb === 'GET';
   const run = (detached ? site.detached : readOnly ? site.read : site.write).bind(site);
-  const unit = { sid: rc.sid, usesDatabase: method.usesDatabase };
+  const unit = { sid: rc.sid, usesDatabase: method.usesDatabase, messages: rc.messages, request: true };
   const result = await run(
     rc.principal,
     (ctx) => method.handler({ ctx, args: bound, site, http }),
     unit,
   );
   const body: Record<string, unknown> = result === undefined || result === null ? {} : { [envelope]: result };
-  return { ...body, ...http.extraBody };
+  return { ...body, ...http.extraBody, ...messagesBody(rc.messages, envelope === 'data' ? 'v2' : 'v1') };
 }
 
 /** `/api/method/<dotted.path>` (v1), `/api/v2/method/<path>` (v2), and legacy `cmd` at `/`. */

@@ -1,8 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MethodNotAllowed } from '../../errors/index.js';
-import { listRows, planList, runList } from '../../documents/list-documents.js';
+import { listRows, planList, runList, type ListPlan, type ListResult } from '../../documents/list-documents.js';
 import { presentDoc, type Presentation } from '../../documents/present-document.js';
 import type { DocContext } from '../../documents/doc-context.js';
+import { messagesBody } from '../../documents/user-messages.js';
+import { updateChildRow } from '../../documents/child-row-operations.js';
+import { LinkExpander, MAX_EXPAND_ROWS, parseExpand, wantsAllLinks } from '../../documents/expand-links.js';
+import { DataError } from '../../errors/index.js';
+import type { Meta } from '../../meta/meta.js';
 import { invokeDocMethod } from '../../rpc/doc-methods.js';
 import type { Site } from '../../site/site.js';
 import { sendJsonRows, type JsonEnvelope } from '../json-row-stream.js';
@@ -27,17 +32,40 @@ export type ResourceHandler = (site: Site, req: FastifyRequest, reply: FastifyRe
 export function listDocuments(style: Presentation): ResourceHandler {
   return async (site, req, reply, { doctype }) => {
     const rc = await requestContext(site, req);
-    const args = requestArgs(req);
+    const { expand: rawExpand, ...args } = requestArgs(req);
     const result = await site.read(rc.principal, async (ctx) => {
       const plan = await planList(ctx, doctype, args, style);
+      const expand = parseExpand(rawExpand, ctx.metas.get(doctype));
+      if (expand) return expandedPage(ctx, site, plan, ctx.metas.get(doctype), expand, style);
       if (plan.pageLength > 0) return runList(ctx, plan);
       // Every row: streamed from the cursor inside this unit of work, never held whole.
       await sendJsonRows(reply, listRows(ctx, plan), style === 'v1' ? V1_ROWS : V2_ROWS);
       return undefined;
     });
     if (result === undefined) return reply;
-    return style === 'v1' ? { data: result.rows } : { data: result.rows, has_next_page: result.hasNextPage };
+    return style === 'v1' ? { data: result.rows, ...messagesBody(rc.messages, style) } : { data: result.rows, has_next_page: result.hasNextPage, ...messagesBody(rc.messages, style) };
   };
+}
+
+/**
+ * A page of a list with `expand`: each named Link of each row replaced by the linked document the
+ * caller may read. Needs a page length (at most MAX_EXPAND_ROWS): every row is held to expand it.
+ */
+async function expandedPage(ctx: DocContext, site: Site, plan: ListPlan, meta: Meta, fields: string[], style: Presentation): Promise<ListResult> {
+  if (plan.pageLength === 0 || plan.pageLength > MAX_EXPAND_ROWS) {
+    throw new DataError(`expand needs a page length from 1 to ${MAX_EXPAND_ROWS}`);
+  }
+  const page = await runList(ctx, plan);
+  const expander = new LinkExpander(ctx, site.documents, style);
+  const keys = plan.columns.map((c) => c.key);
+  const rows: unknown[] = [];
+  for (const row of page.rows) {
+    // Rows as lists (as_dict false) are expanded through a dict of their columns.
+    const doc = Array.isArray(row) ? Object.fromEntries(keys.map((k, i) => [k, row[i]])) : { ...(row as Record<string, unknown>) };
+    await expander.expand(meta, doc, fields);
+    rows.push(Array.isArray(row) ? keys.map((k) => doc[k]) : doc);
+  }
+  return { rows, hasNextPage: page.hasNextPage };
 }
 
 /** `POST <base>/<DocType>`: inserts the document; v2 keeps a client `name` whatever the naming rule. */
@@ -48,9 +76,9 @@ export function insertDocument(style: Presentation): ResourceHandler {
     const doc = await site.write(
       rc.principal,
       (ctx) => site.documents.insert(ctx, doctype, payload, { keepClientName: style === 'v2' }),
-      { sid: rc.sid },
+      rc,
     );
-    return { data: presentDoc(doc, style) };
+    return { data: presentDoc(doc, style), ...messagesBody(rc.messages, style) };
   };
 }
 
@@ -58,19 +86,60 @@ export function insertDocument(style: Presentation): ResourceHandler {
 export function readDocument(style: Presentation): ResourceHandler {
   return async (site, req, _reply, { doctype, name }) => {
     const rc = await requestContext(site, req);
-    const doc = await site.read(rc.principal, (ctx) => site.documents.get(ctx, doctype, name));
-    return { data: presentDoc(doc, style) };
+    const args = requestArgs(req);
+    const doc = await site.read(
+      rc.principal,
+      async (ctx) => {
+        const stored = presentDoc(await site.documents.get(ctx, doctype, name), style);
+        const all = wantsAllLinks(args.expand_links);
+        const fields = all ? undefined : parseExpand(args.expand, ctx.metas.get(doctype));
+        if (!all && !fields) return stored;
+        const out = structuredClone(stored);
+        const expander = new LinkExpander(ctx, site.documents, style);
+        if (all) await expander.expandAll(ctx.metas.get(doctype), out);
+        else await expander.expand(ctx.metas.get(doctype), out, fields);
+        return out;
+      },
+      rc,
+    );
+    return { data: doc, ...messagesBody(rc.messages, style) };
   };
 }
 
-/** `PUT` (v2 also `PATCH`) `<base>/<DocType>/<name>`: the fields sent change, the others stay. */
+/**
+ * `PUT` (v2 also `PATCH`) `<base>/<DocType>/<name>`: the fields sent change, the others stay; a
+ * table field sent is the new table (rows named as stored are updated in place, rows without a
+ * name added, rows left out removed). v2 also takes one child row by its own DocType and name, as
+ * the reference does: the row changes and its parent is saved (write permission on the parent);
+ * the answer is the row. v2 drops a `flags` key, as the reference does.
+ */
 export function updateDocument(style: Presentation): ResourceHandler {
   return async (site, req, _reply, { doctype, name }) => {
     const rc = await requestContext(site, req);
     const patch = documentPayload(requestArgs(req));
-    const doc = await site.write(rc.principal, (ctx) => site.documents.update(ctx, doctype, name, patch), { sid: rc.sid });
-    return { data: presentDoc(doc, style) };
+    if (style === 'v2') delete patch.flags;
+    const doc = await site.write(
+      rc.principal,
+      async (ctx) => {
+        if (style === 'v2' && ctx.metas.has(doctype) && ctx.metas.get(doctype).isChild) return updatedRow(ctx, site, doctype, name, patch);
+        return site.documents.update(ctx, doctype, name, patch);
+      },
+      rc,
+    );
+    return { data: presentDoc(doc, style), ...messagesBody(rc.messages, style) };
   };
+}
+
+/** Saves one child row's changes through its parent and answers the row as saved. */
+async function updatedRow(ctx: DocContext, site: Site, doctype: string, name: string, patch: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const parent = await updateChildRow(ctx, site.documents, doctype, name, patch);
+  for (const value of Object.values(parent)) {
+    if (!Array.isArray(value)) continue;
+    const row = value.find((r) => r !== null && typeof r === 'object' && (r as Record<string, unknown>).name === name && (r as Record<string, unknown>).doctype === doctype);
+    if (row) return row as Record<string, unknown>;
+  }
+  // The parent hides the row's table from this caller (a permlevel it may not read): answer nothing of it.
+  return { name, doctype };
 }
 
 /** `DELETE <base>/<DocType>/<name>`: 202 with `ok`. */
@@ -78,9 +147,9 @@ export function deleteDocument(style: Presentation): ResourceHandler {
   const ok = style === 'v1' ? { message: 'ok' } : { data: 'ok' };
   return async (site, req, reply, { doctype, name }) => {
     const rc = await requestContext(site, req);
-    await site.write(rc.principal, (ctx) => site.documents.delete(ctx, doctype, name), { sid: rc.sid });
+    await site.write(rc.principal, (ctx) => site.documents.delete(ctx, doctype, name), rc);
     reply.code(202);
-    return ok;
+    return { ...ok, ...messagesBody(rc.messages, style) };
   };
 }
 
@@ -102,7 +171,7 @@ export async function runDocumentMethod(
   req: FastifyRequest,
   reply: FastifyReply,
   target: ResourceTarget & { method: string },
-): Promise<{ result: unknown; doc: Record<string, unknown> }> {
+): Promise<{ result: unknown; doc: Record<string, unknown>; messages: Record<string, unknown> }> {
   const rc = await requestContext(site, req);
   const args = requestArgs(req);
   delete args.run_method;
@@ -110,7 +179,8 @@ export async function runDocumentMethod(
   const read = req.method === 'GET' || req.method === 'HEAD';
   const { doctype, name, method } = target;
   const work = (ctx: DocContext) => invokeDocMethod({ ctx, site, http, doctype, name, method, args, right: read ? 'read' : 'write' });
-  return read ? site.read(rc.principal, work, { sid: rc.sid }) : site.write(rc.principal, work, { sid: rc.sid });
+  const outcome = read ? await site.read(rc.principal, work, rc) : await site.write(rc.principal, work, rc);
+  return { ...outcome, messages: messagesBody(rc.messages, req.url.startsWith('/api/v2/') ? 'v2' : 'v1') };
 }
 
 /** A handler answering 405 with the verbs the URL does serve in `Allow`. */

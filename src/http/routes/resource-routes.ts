@@ -150,12 +150,14 @@ function paramsTarget(req: FastifyRequest): ResourceTarget {
 const v1ReadOrRunMethod: ResourceHandler = async (site, req, reply, target) => {
   const method = runMethodName(req);
   if (method === undefined) return readDocument('v1')(site, req, reply, target);
-  return { data: (await runDocumentMethod(site, req, reply, { ...target, method })).result ?? null };
+  const outcome = await runDocumentMethod(site, req, reply, { ...target, method });
+  return { data: outcome.result ?? null, ...outcome.messages };
 };
 
 /** v1 `POST …/<name>`: only with `run_method` (reference `execute_doc_method`); else 405. */
 const v1RunMethod: ResourceHandler = async (site, req, reply, target) => {
   const method = runMethodName(req);
   if (method === undefined) return refuseVerb(req, reply, 'GET, PUT, DELETE');
-  return { data: (await runDocumentMethod(site, req, reply, { ...target, method })).result ?? null };
+  const outcome = await runDocumentMethod(site, req, reply, { ...target, method });
+  return { data: outcome.result ?? null, ...outcome.messages };
 };

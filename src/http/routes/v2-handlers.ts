@@ -2,6 +2,7 @@ import { countDocuments } from '../../documents/list-documents.js';
 import { presentDoc } from '../../documents/present-document.js';
 import { withSavepoint } from '../../documents/savepoint.js';
 import type { DocContext } from '../../documents/doc-context.js';
+import { messagesBody } from '../../documents/user-messages.js';
 import { DataError, DoesNotExistError, FwError, PermissionError } from '../../errors/index.js';
 import { definitionToDoc } from '../../meta/doctype-document.js';
 import type { Doc } from '../../meta/doctype.js';
@@ -49,14 +50,14 @@ function copyOf(doc: Doc, top: boolean): Doc {
 /** `GET /api/v2/document/<DocType>/<name>/copy`: a readable document as the body of a new one (not stored). */
 export const copyDocument: ResourceHandler = async (site, req, _reply, { doctype, name }) => {
   const rc = await requestContext(site, req);
-  const doc = await site.read(rc.principal, (ctx) => site.documents.get(ctx, doctype, name));
+  const doc = await site.read(rc.principal, (ctx) => site.documents.get(ctx, doctype, name), rc);
   return { data: copyOf(doc, true) };
 };
 
 /** `GET|POST /api/v2/document/<DocType>/<name>/method/<m>`: `{data: <result>, docs: [<document>]}`. */
 export const documentMethod: ResourceHandler = async (site, req, reply, target) => {
   const outcome = await runDocumentMethod(site, req, reply, { ...target, method: target.method ?? '' });
-  return { data: outcome.result ?? null, docs: [presentDoc(outcome.doc, 'v2')] };
+  return { data: outcome.result ?? null, docs: [presentDoc(outcome.doc, 'v2')], ...outcome.messages };
 };
 
 /** The list a bulk request carries under `key`, or a 417 naming it. */
@@ -142,9 +143,9 @@ export const bulkDeleteDocuments: ResourceHandler = async (site, req, _reply, { 
         },
         (raw, error) => ({ name: raw ?? null, error }),
       ),
-    { sid: rc.sid },
+    rc,
   );
-  return { data: summary('deleted', outcome) };
+  return { data: summary('deleted', outcome), ...messagesBody(rc.messages, 'v2') };
 };
 
 /** `POST /api/v2/document/<DocType>/bulk_update` with `docs` of `{name, ...fields}`; saved documents also in `docs`. */
@@ -164,10 +165,10 @@ export const bulkUpdateDocuments: ResourceHandler = async (site, req, _reply, { 
         },
         (raw, error) => ({ name: field(raw, 'name'), error }),
       ),
-    { sid: rc.sid },
+    rc,
   );
   const result = summary('updated', { done: outcome.done.map((d) => d.name), failed: outcome.failed });
-  return { data: result, docs: outcome.done.map((d) => presentDoc(d.doc, 'v2')) };
+  return { data: result, docs: outcome.done.map((d) => presentDoc(d.doc, 'v2')), ...messagesBody(rc.messages, 'v2') };
 };
 
 /** `POST /api/v2/method/bulk_delete` with `docs` of `{doctype, name}`, across DocTypes. */
@@ -189,9 +190,9 @@ export const bulkDeleteAcross: ResourceHandler = async (site, req) => {
         },
         (raw, error) => ({ doctype: field(raw, 'doctype'), name: field(raw, 'name'), error }),
       ),
-    { sid: rc.sid },
+    rc,
   );
-  return { data: summary('deleted', outcome) };
+  return { data: summary('deleted', outcome), ...messagesBody(rc.messages, 'v2') };
 };
 
 /** `POST /api/v2/method/bulk_update` with `docs` of `{doctype, name, ...fields}`, across DocTypes. */
@@ -212,8 +213,8 @@ export const bulkUpdateAcross: ResourceHandler = async (site, req) => {
         },
         (raw, error) => ({ doctype: field(raw, 'doctype'), name: field(raw, 'name'), error }),
       ),
-    { sid: rc.sid },
+    rc,
   );
   const result = summary('updated', { done: outcome.done.map((d) => d.key), failed: outcome.failed });
-  return { data: result, docs: outcome.done.map((d) => presentDoc(d.doc, 'v2')) };
+  return { data: result, docs: outcome.done.map((d) => presentDoc(d.doc, 'v2')), ...messagesBody(rc.messages, 'v2') };
 };

@@ -5,6 +5,7 @@ import { findLoginUser } from '../../auth/user-names.js';
 import { AuthenticationError } from '../../errors/index.js';
 import { siteSettings, type Settings } from '../../site/site-settings.js';
 import type { HttpExchange, MethodCall, MethodRegistry } from '../method-registry.js';
+import { LOGIN } from './client-params.js';
 
 /** Cookies the reference sets at login and expires at logout or a failed login. */
 const SESSION_COOKIES = ['sid', 'user_id', 'full_name', 'system_user', 'user_image'] as const;
@@ -53,7 +54,8 @@ async function login(call: MethodCall): Promise<string> {
   const throttle = throttleFor(site, settings);
   await throttle.begin(keys);
 
-  if (!usr || !pwd) throw invalidLogin(http, 'Incomplete login details');
+  // Nothing to check: a 401, but the session the request came with stays (its cookies too).
+  if (!usr || !pwd) throw new AuthenticationError('Incomplete login details', { details: { responseMessage: 'Incomplete login details' } });
   const passwordOk = await checkUserPassword(ctx.q, ctx.dialect, user?.name ?? usr, pwd).catch((err: unknown) => {
     if (err instanceof AuthenticationError) throw invalidLogin(http, err.message);
     throw err;
@@ -104,7 +106,7 @@ async function getCsrfToken(call: MethodCall): Promise<string | null> {
 
 /** Login, logout, the current user and the liveness ping. */
 export function registerAuthMethods(methods: MethodRegistry): void {
-  methods.register('login', login, { allowGuest: true, methods: ['POST'], ownTransactions: true });
+  methods.register('login', login, { allowGuest: true, methods: ['POST'], ownTransactions: true, params: LOGIN });
   methods.register('logout', logout, { allowGuest: true, methods: ['POST'] });
   methods.register('ping', async () => 'pong', { allowGuest: true, usesDatabase: false });
   methods.register('fw.ping', async () => 'pong', { allowGuest: true, usesDatabase: false });

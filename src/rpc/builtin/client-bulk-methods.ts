@@ -2,6 +2,7 @@ import { bulkUpdate, type BulkUpdateResult } from '../../documents/bulk-update.j
 import { ValidationError } from '../../errors/index.js';
 import type { HttpVerb, MethodCall, MethodRegistry } from '../method-registry.js';
 import { insertClientDoc } from './client-write-methods.js';
+import * as params from './client-params.js';
 
 /** The most documents one insert_many call may carry (docs/api.md "Methods"). */
 export const INSERT_MANY_LIMIT = 200;
@@ -29,7 +30,6 @@ async function bulkUpdateMethod({ ctx, site, args }: MethodCall): Promise<BulkUp
 
 /** The many-document writes of `fw.client`: insert_many, bulk_update. */
 export function registerClientBulkMethods(methods: MethodRegistry): void {
-  const options = { methods: WRITE_VERBS, params: [{ name: 'docs', type: 'list', required: true }] } as const;
-  methods.register('fw.client.insert_many', insertMany, options);
-  methods.register('fw.client.bulk_update', bulkUpdateMethod, options);
+  methods.register('fw.client.insert_many', insertMany, { methods: WRITE_VERBS, params: params.INSERT_MANY });
+  methods.register('fw.client.bulk_update', bulkUpdateMethod, { methods: WRITE_VERBS, params: params.BULK_UPDATE });
 }

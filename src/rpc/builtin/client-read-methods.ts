@@ -6,10 +6,10 @@ import { presentDoc } from '../../documents/present-document.js';
 import { getSingleValue as readSingleValue } from '../../documents/single-values.js';
 import { DataError, DoesNotExistError } from '../../errors/index.js';
 import { PERMISSION_TYPES, type Doc, type PermissionType } from '../../meta/doctype.js';
-import type { MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
+import type { MethodCall, MethodRegistry } from '../method-registry.js';
 import { fieldnameArg, filterArg, pick } from './client-args.js';
+import * as params from './client-params.js';
 
-const DOCTYPE: ParamSpec = { name: 'doctype', type: 'string', required: true };
 
 /** The parameters get_list takes (docs/api.md "Methods"); others, such as frappe-ui's `start` and `limit`, are ignored. */
 const LIST_PARAMS = ['fields', 'filters', 'or_filters', 'group_by', 'order_by', 'limit_start', 'limit_page_length', 'parent', 'as_dict'];
@@ -72,40 +72,10 @@ async function hasPermissionMethod({ ctx, site, args }: MethodCall): Promise<{ h
 
 /** The read side of `fw.client`: get_list, get_count, get, get_value, get_single_value, has_permission. */
 export function registerClientReadMethods(methods: MethodRegistry): void {
-  methods.register('fw.client.get_list', getList, {
-    params: [
-      DOCTYPE,
-      { name: 'fields', type: 'json' },
-      { name: 'filters', type: 'json' },
-      { name: 'or_filters', type: 'json' },
-      { name: 'group_by', type: 'string' },
-      { name: 'order_by', type: 'string' },
-      { name: 'parent', type: 'string' },
-      { name: 'as_dict', type: 'bool' },
-      // Paging stays raw: parseListParams answers a bad value with the API's DataError.
-      { name: 'limit_start', type: 'any' },
-      { name: 'limit_page_length', type: 'any' },
-    ],
-  });
-  methods.register('fw.client.get_count', getCount, {
-    params: [DOCTYPE, { name: 'filters', type: 'json' }, { name: 'or_filters', type: 'json' }, { name: 'parent', type: 'string' }],
-  });
-  methods.register('fw.client.get', getDoc, {
-    params: [DOCTYPE, { name: 'name', type: 'string' }, { name: 'filters', type: 'any' }, { name: 'parent', type: 'string' }],
-  });
-  methods.register('fw.client.get_value', getValue, {
-    params: [
-      DOCTYPE,
-      { name: 'fieldname', type: 'any', required: true },
-      { name: 'filters', type: 'any' },
-      { name: 'as_dict', type: 'bool' },
-      { name: 'parent', type: 'string' },
-    ],
-  });
-  methods.register('fw.client.get_single_value', getSingleValue, {
-    params: [DOCTYPE, { name: 'field', type: 'string', required: true }],
-  });
-  methods.register('fw.client.has_permission', hasPermissionMethod, {
-    params: [DOCTYPE, { name: 'docname', type: 'string', required: true }, { name: 'perm_type', type: 'string' }],
-  });
+  methods.register('fw.client.get_list', getList, { params: params.GET_LIST });
+  methods.register('fw.client.get_count', getCount, { params: params.GET_COUNT });
+  methods.register('fw.client.get', getDoc, { params: params.GET });
+  methods.register('fw.client.get_value', getValue, { params: params.GET_VALUE });
+  methods.register('fw.client.get_single_value', getSingleValue, { params: params.GET_SINGLE_VALUE });
+  methods.register('fw.client.has_permission', hasPermissionMethod, { params: params.HAS_PERMISSION });
 }

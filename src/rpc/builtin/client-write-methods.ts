@@ -5,11 +5,10 @@ import { presentDoc } from '../../documents/present-document.js';
 import { renameDocument } from '../../documents/rename-document.js';
 import { FrappeTypeError, ValidationError } from '../../errors/index.js';
 import { CHILD_FIELDS, STANDARD_FIELDS, type Doc } from '../../meta/doctype.js';
-import type { HttpVerb, MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
+import type { HttpVerb, MethodCall, MethodRegistry } from '../method-registry.js';
 import { asObject, documentArg } from './client-args.js';
+import * as params from './client-params.js';
 
-const DOCTYPE: ParamSpec = { name: 'doctype', type: 'string', required: true };
-const NAME: ParamSpec = { name: 'name', type: 'string', required: true };
 /** Reference §14: the state-changing fw.client methods take POST or PUT. */
 const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
 /** Fields `set_value` may not set by name (reference: "Cannot edit standard fields"). */
@@ -98,18 +97,13 @@ async function renameDoc({ ctx, site, args }: MethodCall): Promise<string> {
 export function registerClientWriteMethods(methods: MethodRegistry): void {
   methods.register('fw.client.set_value', setValue, {
     methods: WRITE_VERBS,
-    params: [DOCTYPE, NAME, { name: 'fieldname', type: 'any', required: true }, { name: 'value', type: 'any' }],
+    params: params.SET_VALUE,
   });
-  methods.register('fw.client.insert', insert, { methods: WRITE_VERBS, params: [{ name: 'doc', type: 'object', required: true }] });
-  methods.register('fw.client.save', save, { methods: WRITE_VERBS, params: [{ name: 'doc', type: 'object', required: true }] });
-  methods.register('fw.client.delete', deleteDoc, { methods: ['DELETE', 'POST'], params: [DOCTYPE, NAME] });
+  methods.register('fw.client.insert', insert, { methods: WRITE_VERBS, params: params.INSERT });
+  methods.register('fw.client.save', save, { methods: WRITE_VERBS, params: params.SAVE });
+  methods.register('fw.client.delete', deleteDoc, { methods: ['DELETE', 'POST'], params: params.DOCTYPE_AND_NAME('Deletes a document.') });
   methods.register('fw.client.rename_doc', renameDoc, {
     methods: WRITE_VERBS,
-    params: [
-      DOCTYPE,
-      { name: 'old_name', type: 'string', required: true },
-      { name: 'new_name', type: 'string', required: true },
-      { name: 'merge', type: 'bool' },
-    ],
+    params: params.RENAME_DOC,
   });
 }

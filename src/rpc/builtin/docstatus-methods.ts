@@ -3,6 +3,7 @@ import type { Doc } from '../../meta/doctype.js';
 import type { DocMethodCall } from '../doc-methods.js';
 import type { HttpVerb, MethodCall, MethodRegistry } from '../method-registry.js';
 import { documentArg } from './client-args.js';
+import * as params from './client-params.js';
 
 /** Reference §14: submit and cancel take POST or PUT. */
 const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
@@ -46,13 +47,10 @@ async function discardMethod({ ctx, site, doc }: DocMethodCall): Promise<Doc> {
  * and `?run_method=`), which answer the saved document.
  */
 export function registerDocstatusMethods(methods: MethodRegistry): void {
-  methods.register('fw.client.submit', submit, { methods: WRITE_VERBS, params: [{ name: 'doc', type: 'object', required: true }] });
+  methods.register('fw.client.submit', submit, { methods: WRITE_VERBS, params: params.SUBMIT });
   methods.register('fw.client.cancel', cancel, {
     methods: WRITE_VERBS,
-    params: [
-      { name: 'doctype', type: 'string', required: true },
-      { name: 'name', type: 'string', required: true },
-    ],
+    params: params.DOCTYPE_AND_NAME('Cancels a submitted document.'),
   });
   methods.registerDocMethod('*', 'submit', submitMethod, { methods: ['POST'] });
   methods.registerDocMethod('*', 'cancel', cancelMethod, { methods: ['POST'] });

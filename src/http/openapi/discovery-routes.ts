@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Site } from '../../site/site.js';
+import { requestContext } from '../request-context.js';
+import { dataEnvelope } from './common-components.js';
+import { discoveryRoot, methodDocument, methodIndex, searchMethods } from './discovery.js';
+import type { JsonSchema, OpenApiObject } from './json-schema.js';
+import { operation, pathParameter } from './operation.js';
+
+function query(req: FastifyRequest, name: string): string {
+  const raw = (req.query as Record<string, unknown> | undefined)?.[name];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return typeof value === 'string' ? value : '';
+}
+
+/** `/api/v2/discovery`, `/discovery/search`, `/discovery/method` and `/discovery/method/<path>`, in the v2 envelope. */
+export function registerDiscoveryRoutes(app: FastifyInstance, site: Site): void {
+  const principal = async (req: FastifyRequest) => (await requestContext(site, req)).principal;
+  app.get('/api/v2/discovery', async (req) => ({ data: discoveryRoot(site.methods, await principal(req)) }));
+  app.get('/api/v2/discovery/search', async (req) => ({ data: searchMethods(site.methods, await principal(req), query(req, 'q')) }));
+  app.get('/api/v2/discovery/method', async (req) => ({ data: methodIndex(site.methods, await principal(req)) }));
+  app.get('/api/v2/discovery/method/:method', async (req) => {
+    const { method } = req.params as { method: string };
+    return { data: methodDocument(site.methods, await principal(req), method) };
+  });
+}
+
+const SUMMARY: JsonSchema = {
+  type: 'object',
+  required: ['path', 'allow_guest'],
+  properties: { path: { type: 'string' }, allow_guest: { type: 'boolean' }, description: { type: 'string' } },
+  additionalProperties: false,
+};
+
+const METHOD_DOCUMENT: JsonSchema = {
+  type: 'object',
+  required: ['type', 'path', 'name', 'http_methods', 'allow_guest', 'params', 'endpoint'],
+  properties: {
+    type: { const: 'method' },
+    path: { type: 'string' },
+    name: { type: 'string' },
+    http_methods: { type: 'array', items: { type: 'string' } },
+    allow_guest: { type: 'boolean' },
+    params: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'required', 'schema'],
+        properties: {
+          name: { type: 'string' },
+          required: { type: 'boolean' },
+          default: {},
+          type: { type: 'string', description: 'The JSON Schema type, alternatives joined with ` | `.' },
+          schema: { type: 'object', description: "fw's addition: the parameter's JSON Schema." },
+        },
+        additionalProperties: false,
+      },
+    },
+    endpoint: { type: 'string' },
+    docstring: { type: 'string' },
+  },
+  additionalProperties: false,
+};
+
+/** The discovery routes in the API description. */
+export function discoveryPaths(): Record<string, Record<string, OpenApiObject>> {
+  const op = (id: string, summary: string, schema: JsonSchema, parameters: OpenApiObject[] = []) => ({
+    get: operation({
+      operationId: id,
+      summary,
+      tags: ['Description'],
+      style: 'v2',
+      guest: true,
+      parameters,
+      ok: { description: 'Methods the caller may call (Guest: those that allow guests).', schema: dataEnvelope(schema, 'v2') },
+      errors: [400, 401, 404, 500, 503],
+    }),
+  });
+  return {
+    '/api/v2/discovery': op('discovery', 'What discovery offers', {
+      type: 'object',
+      required: ['type', 'resources', 'links'],
+      properties: {
+        type: { const: 'discovery' },
+        resources: { type: 'object', properties: { methods: { type: 'integer' } } },
+        links: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+    }),
+    '/api/v2/discovery/search': op(
+      'discoverySearch',
+      'Methods whose path or description hold every word of `q` (at most 50)',
+      {
+        type: 'object',
+        required: ['query', 'results'],
+        properties: { query: { type: 'string' }, results: { type: 'array', items: { ...SUMMARY, properties: { ...(SUMMARY.properties as object), type: { const: 'method' } } } } },
+      },
+      [{ name: 'q', in: 'query', schema: { type: 'string' } }],
+    ),
+    '/api/v2/discovery/method': op('discoveryMethods', 'Every method the caller may call', {
+      type: 'object',
+      required: ['type', 'methods'],
+      properties: { type: { const: 'method_index' }, methods: { type: 'array', items: SUMMARY } },
+    }),
+    '/api/v2/discovery/method/{method}': op('discoveryMethod', 'One method with its parameters', METHOD_DOCUMENT, [
+      pathParameter('method', 'A dotted method path.'),
+    ]),
+  };
+}
+

@@ -1,0 +1,108 @@
+import type { Principal } from '../../auth/principal.js';
+import { DoesNotExistError } from '../../errors/index.js';
+import type { JsonSchema } from '../../rpc/method-params.js';
+import type { MethodDefinition, MethodRegistry } from '../../rpc/method-registry.js';
+
+/*
+ * The reference's v2 discovery documents (docs/openapi.md "Discovery"), answered from the method
+ * registry: the same parameter schemas that validate calls describe them here. Built on each
+ * request (the registry is in memory), so there is no warm-up and no "being generated" 503.
+ */
+
+/** A method as the index lists it. */
+export interface MethodSummary {
+  readonly path: string;
+  readonly allow_guest: boolean;
+  readonly description?: string;
+}
+
+/** One parameter in a method document; `schema` is fw's addition to the reference's shape. */
+export interface MethodParameter {
+  readonly name: string;
+  readonly required: boolean;
+  readonly default?: unknown;
+  readonly type?: string;
+  readonly schema: JsonSchema;
+}
+
+/** The methods the principal may call: Guest only those that allow guests. */
+function visible(methods: MethodRegistry, principal: Principal): MethodDefinition[] {
+  return methods.list().filter((m) => !principal.isGuest || m.allowGuest);
+}
+
+function summary(def: MethodDefinition): MethodSummary {
+  const description = def.description?.split('\n')[0];
+  return { path: def.path, allow_guest: def.allowGuest, ...(description ? { description } : {}) };
+}
+
+/** `GET /api/v2/discovery`. */
+export function discoveryRoot(methods: MethodRegistry, principal: Principal): object {
+  return {
+    type: 'discovery',
+    resources: { methods: visible(methods, principal).length },
+    links: {
+      self: '/api/v2/discovery',
+      search: '/api/v2/discovery/search?q={query}',
+      methods: '/api/v2/discovery/method',
+      method: '/api/v2/discovery/method/{method}',
+    },
+  };
+}
+
+/** `GET /api/v2/discovery/method`. */
+export function methodIndex(methods: MethodRegistry, principal: Principal): object {
+  return { type: 'method_index', methods: visible(methods, principal).map(summary) };
+}
+
+const MAX_RESULTS = 50;
+
+/** `GET /api/v2/discovery/search?q=`: methods whose path and description hold every word of `q`. */
+export function searchMethods(methods: MethodRegistry, principal: Principal, q: string): object {
+  const tokens = q.trim().toLowerCase().split(/\s+/).filter((t) => t !== '');
+  const results = visible(methods, principal)
+    .filter((def) => {
+      const haystack = `method ${def.path} ${def.description ?? ''}`.toLowerCase();
+      return tokens.every((t) => haystack.includes(t));
+    })
+    .slice(0, MAX_RESULTS)
+    .map((def) => ({ type: 'method', ...summary(def) }));
+  return { query: q, results };
+}
+
+/** A JSON Schema's type as one name: `string`, `integer`, `string | array`; undefined for any value. */
+function typeName(schema: JsonSchema): string | undefined {
+  if (typeof schema.type === 'string') return schema.type;
+  if (Array.isArray(schema.type)) return schema.type.join(' | ');
+  const options = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  const names = options?.map(typeName).filter((n): n is string => n !== undefined);
+  return names?.length ? names.join(' | ') : undefined;
+}
+
+/** `GET /api/v2/discovery/method/<path>`: one method with its parameters; 404 when the caller cannot call it. */
+export function methodDocument(methods: MethodRegistry, principal: Principal, path: string): object {
+  const def = methods.resolve(path);
+  if (!def || (principal.isGuest && !def.allowGuest)) {
+    throw new DoesNotExistError(`Method ${path.slice(0, 140)} is not available for discovery`);
+  }
+  const required = new Set(def.schema.required ?? []);
+  const params: MethodParameter[] = Object.entries(def.schema.properties).map(([name, schema]) => {
+    const type = typeName(schema);
+    return {
+      name,
+      required: required.has(name),
+      ...(schema.default !== undefined ? { default: schema.default } : {}),
+      ...(type ? { type } : {}),
+      schema,
+    };
+  });
+  return {
+    type: 'method',
+    path: def.path,
+    name: def.path.split('.').pop(),
+    http_methods: [...def.methods],
+    allow_guest: def.allowGuest,
+    params,
+    endpoint: `/api/v2/method/${def.path}`,
+    ...(def.description ? { docstring: def.description } : {}),
+  };
+}
