@@ -4,6 +4,7 @@ import { maintenanceCommand, maintenanceUsage } from './commands/maintenance.js'
 import { newSiteCommand } from './commands/new-site.js';
 import { restoreCommand } from './commands/restore.js';
 import { serveCommand } from './commands/serve.js';
+import { typesCommand, typesUsage } from './commands/types.js';
 import { userCommand } from './commands/user.js';
 import { workerCommand } from './commands/worker.js';
 import { readFileSync } from 'node:fs';
@@ -36,6 +37,7 @@ Commands:
   backup [--site <dir>] [--out <file>] [--db <url>]     write database, config and files into one .tar.gz
   restore <archive> [--site <dir>] [--db <url>] [--force]
                                                         restore a backup into a site folder, then migrate
+  types [--site <dir>] [--out <file>]                   TypeScript types of every DocType, for clients
 
 Environment: FW_SITE, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_JOBS, FW_ADMIN_PASSWORD, FW_USER_PASSWORD,
              FW_LOG_LEVEL, FW_LOG_FORMAT`;
@@ -49,6 +51,7 @@ const COMMANDS: Record<string, Command> = {
   user: { run: userCommand, usage: userUsage },
   worker: { run: workerCommand, usage: workerUsage },
   maintenance: { run: maintenanceCommand, usage: maintenanceUsage },
+  types: { run: typesCommand, usage: typesUsage },
 };
 
 /** fw's version, from its package.json (two folders up from src/cli and dist/cli alike). */

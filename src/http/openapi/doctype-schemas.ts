@@ -99,7 +99,7 @@ export function doctypeSchemas(meta: Meta, levels: FieldLevels, names: Component
     // A list row holds the columns asked for, under aliases too, and aggregates: every property is optional.
     const rowProps: Record<string, JsonSchema> = { ...readProps };
     delete rowProps.doctype;
-    schemas[`${name}ListRow`] = { ...base(meta, `${meta.name} (list row)`), properties: rowProps };
+    schemas[`${name}ListRow`] = { ...base(meta, `${meta.name} (list row)`), properties: rowProps, additionalProperties: true };
   }
   return schemas;
 }
