@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceUnavailableError } from '../../errors/index.js';
-import type { BackupProgress, BroadcastChannel, Database, Queryable, Row, SqlStatement } from '../database.js';
+import type { BackupProgress, BroadcastChannel, Database, PoolStats, Queryable, Row, SqlStatement } from '../database.js';
 import { PostgresBroadcast } from './postgres-broadcast.js';
 import { pgDump, pgRestore } from './pg-tools.js';
 import { PostgresConnection, type PgClient } from './postgres-connection.js';
@@ -11,6 +11,9 @@ import { postgresTypeParsers } from './postgres-type-parsers.js';
 
 /** The node-postgres pool methods we use. */
 interface PgPool {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
   connect(): Promise<PgClient>;
   end(): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): unknown;
@@ -85,6 +88,11 @@ export class PostgresDatabase implements Database {
     // next request will see the outage itself. Without a listener the process would crash.
     pool.on('error', () => {});
     this.#pool = pool as unknown as PgPool;
+  }
+
+  poolStats(): PoolStats {
+    const pool = this.#pool;
+    return { inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };
   }
 
   async #connect(): Promise<PgClient> {
