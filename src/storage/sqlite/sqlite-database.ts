@@ -199,9 +199,14 @@ export class SqliteDatabase implements Database {
   readonly #writeLock = new AsyncMutex();
   #closed = false;
 
-  constructor(file: string) {
+  /**
+   * `readOnly`: every connection, the writer's too, is opened read-only (no WAL switch, nothing
+   * written), for work that only reads, such as a backup of a site whose folder is read-only.
+   */
+  constructor(file: string, options: { readOnly?: boolean } = {}) {
     this.#file = file;
-    this.#writer = new SqliteConnection(openConnection(file, false, file === ':memory:' ? PAGE_CACHE_KIB : WRITER_PAGE_CACHE_KIB));
+    const readOnly = options.readOnly === true && file !== ':memory:';
+    this.#writer = new SqliteConnection(openConnection(file, readOnly, file === ':memory:' ? PAGE_CACHE_KIB : WRITER_PAGE_CACHE_KIB));
     if (file === ':memory:') {
       const writer = this.#writer;
       this.#reader = writer;
