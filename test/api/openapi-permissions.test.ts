@@ -76,6 +76,16 @@ for (const dialect of testDialects()) {
       assert.equal(spec.paths['/api/method/fw.client.get_list'], undefined);
       assert.equal(spec.paths[`/api/resource/${encodeURIComponent(NOTE)}`], undefined);
       assert.deepEqual(spec.paths['/api/method/login'].post.security[0], {}, 'login needs no credentials');
+      const text = JSON.stringify(spec);
+      assert.ok(!text.includes(NOTE) && !text.includes(SECRET), 'no DocType of the site is named to Guest');
+    });
+
+    test('users with the same roles share one description, which names none of them', async () => {
+      const twin = await createUser(t, 'oa-twin@example.com', { roles: ['Note Reader'] });
+      const first = await t.request({ method: 'GET', url: '/api/openapi.json', anonymous: true, headers: { authorization: reader.auth } });
+      const second = await t.request({ method: 'GET', url: '/api/openapi.json', anonymous: true, headers: { authorization: twin.auth } });
+      assert.equal(second.headers.etag, first.headers.etag);
+      for (const user of [reader.name, twin.name]) assert.ok(!second.body.includes(user), `${user} is not named`);
     });
 
     test('answers carry an ETag per role set; If-None-Match gives 304; a DocType change gives a new one', async () => {
