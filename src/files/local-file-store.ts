@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { MaxFileSizeReachedError, ValidationError } from '../errors/index.js';
 import type { ByteRange, FileStore, ObjectInfo, OpenedObject, StagedObject, WriteLimits, WrittenObject } from './file-store.js';
 import { parseFileUrl } from './file-url.js';
+import { storageFailure, type StorageFailureReport } from './storage-failure.js';
 
 /** The two folders of a site's files. */
 export interface FileFolders {
@@ -54,9 +55,21 @@ function isMissing(err: unknown): boolean {
  */
 export class LocalFileStore implements FileStore {
   readonly #folders: FileFolders;
+  readonly #report: StorageFailureReport | undefined;
 
-  constructor(folders: FileFolders) {
+  /** `report` hears of folders that cannot be written (the site logs them); clients get a 503. */
+  constructor(folders: FileFolders, report?: StorageFailureReport) {
     this.#folders = folders;
+    this.#report = report;
+  }
+
+  /** Runs a write into `folder`, turning "cannot write there" into the catalogue's 503. */
+  async #writing<T>(folder: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw storageFailure(err, folder, this.#report);
+    }
   }
 
   /** The path of a key, or undefined for a key that names no stored file. */
@@ -79,18 +92,18 @@ export class LocalFileStore implements FileStore {
 
   /** Streams `body` into a new temporary file in `folder`, hashing it; on any failure the file is gone. */
   async #writeTemp(folder: string, body: Readable, limits: WriteLimits): Promise<WrittenObject & { path: string; id: string }> {
-    await mkdir(folder, { recursive: true });
+    await this.#writing(folder, () => mkdir(folder, { recursive: true }));
     const id = `.upload-${randomUUID()}.part`;
     const path = join(folder, id);
     const meter = new Meter(limits.maxBytes ?? Number.POSITIVE_INFINITY);
     const file = createWriteStream(path, { flags: 'wx' });
     try {
-      await pipeline(body, meter, file);
+      await this.#writing(folder, () => pipeline(body, meter, file));
     } catch (err) {
       // The file is opened asynchronously: a body that fails at once must not let it appear after
       // the removal, so the removal waits until the stream let go of it.
       if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
-      await rm(path, { force: true });
+      await rm(path, { force: true }).catch(() => {});
       throw err;
     }
     return { path, id, size: meter.size, contentHash: meter.digest() };
@@ -100,7 +113,7 @@ export class LocalFileStore implements FileStore {
     const target = this.#writablePath(key);
     const temp = await this.#writeTemp(dirname(target), body, limits);
     try {
-      await rename(temp.path, target);
+      await this.#writing(dirname(target), () => rename(temp.path, target));
     } catch (err) {
       await rm(temp.path, { force: true });
       throw err;
@@ -116,7 +129,7 @@ export class LocalFileStore implements FileStore {
   async commit(staged: StagedObject, key: string): Promise<boolean> {
     const source = this.#stagedPath(staged);
     const target = this.#writablePath(key);
-    await mkdir(dirname(target), { recursive: true });
+    await this.#writing(dirname(target), () => mkdir(dirname(target), { recursive: true }));
     try {
       // A hard link appears whole or not at all, and never replaces what is there.
       await link(source, target);
@@ -124,7 +137,7 @@ export class LocalFileStore implements FileStore {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') return false;
-      if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw err;
+      if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw storageFailure(err, dirname(target), this.#report);
     }
     // The folders sit on file systems without shared hard links: copy, still refusing to replace.
     try {
@@ -132,8 +145,8 @@ export class LocalFileStore implements FileStore {
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      await rm(target, { force: true });
-      throw err;
+      await rm(target, { force: true }).catch(() => {});
+      throw storageFailure(err, dirname(target), this.#report);
     }
   }
 

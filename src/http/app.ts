@@ -18,6 +18,7 @@ import { registerNestingGuard } from './nesting-guard.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
+import { registerMetrics } from '../metrics/metrics-routes.js';
 import { registerMaintenance } from './maintenance.js';
 import { registerOpenApi } from './openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
@@ -123,6 +124,8 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     done(null, payload);
   });
 
+  // Counts every answer from here on, and serves /metrics (docs/deployment.md "Metrics").
+  registerMetrics(app, site);
   registerResourceRoutes(app, site);
   registerMethodRoutes(app, site);
   registerFileRoutes(app, site);

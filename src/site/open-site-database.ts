@@ -24,6 +24,10 @@ export interface OpenSiteDatabaseOptions {
    * a database without fw's tables is refused, never silently replaced by an empty site.
    */
   readonly create?: boolean;
+  /** SQLite: open the database read-only (backups), so a read-only site folder can be backed up. */
+  readonly readOnly?: boolean;
+  /** With readOnly: a writable folder for a copy of a SQLite file that cannot be opened in place. */
+  readonly snapshotDir?: string;
   /** Where warnings about site_config.json go (unknown keys); stderr when absent. */
   readonly warn?: (message: string) => void;
 }
@@ -36,12 +40,12 @@ const MISSING_DATABASE_ADVICE =
 /** Refuses before opening when an existing site's SQLite file is missing (opening would create it empty). */
 async function checkSqliteFileExists(url: string, file: string, paths: SitePaths): Promise<void> {
   if (databaseEngine(url) !== 'sqlite' || file === ':memory:') return;
-  const found = await stat(file).then(
-    (s) => s.isFile(),
-    () => false,
+  const problem = await stat(file).then(
+    (s) => (s.isFile() ? undefined : 'is not a file'),
+    (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 'does not exist' : `cannot be reached (${err.message})`),
   );
-  if (!found) {
-    throw new Error(`The database of the site in ${paths.root} is missing: ${file} does not exist (db_url ${url}). ${MISSING_DATABASE_ADVICE}`);
+  if (problem) {
+    throw new Error(`The database of the site in ${paths.root} is missing: ${file} ${problem} (db_url ${url}). ${MISSING_DATABASE_ADVICE}`);
   }
 }
 
@@ -70,6 +74,8 @@ export async function openSiteDatabase(dir: string, options: OpenSiteDatabaseOpt
     // Never 0: both drivers read 0 as "wait for ever".
     connectionTimeoutMs: Math.max(1, Math.round(config.db_connect_timeout * 1000)),
     statementTimeoutMs: options.statementTimeoutMs ?? Math.max(1, Math.round(config.db_statement_timeout * 1000)),
+    readOnly: options.readOnly,
+    snapshotDir: options.snapshotDir,
   });
   if (!options.create) {
     try {

@@ -23,7 +23,10 @@ import { registerJobMethods } from '../jobs/job-methods.js';
 import { registerSiteScheduler } from '../jobs/site-job-units.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
-import { openFileStore } from '../files/open-file-store.js';
+import { databaseEngine } from '../storage/open-database.js';
+import { dropCreatedDatabase, ensurePostgresDatabase } from '../storage/postgres/create-database.js';
+import { openFileStore, reportStorageFailuresTo } from '../files/open-file-store.js';
+import { folderWriteProblem } from '../files/storage-failure.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
 import { MetaRegistry } from '../meta/meta-registry.js';
 import { registerBuiltinMethods } from '../rpc/builtin/index.js';
@@ -33,7 +36,7 @@ import { setAdministratorPassword, type Progress } from './install-core.js';
 import { migrateDatabase } from './migrate-site.js';
 import { openSiteDatabase } from './open-site-database.js';
 import { writeNewSiteConfig } from './site-config.js';
-import { sitePaths } from './site-paths.js';
+import { sitePaths, type SitePaths } from './site-paths.js';
 import { prepareUndoOfSiteCreation } from './undo-site-creation.js';
 import { siteSettings } from './site-settings.js';
 import { Site } from './site.js';
@@ -99,6 +102,8 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       realtime,
       jobs,
     );
+    reportStorageFailuresTo(paths, (err, folder) => site.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`));
+    await warnAboutFileFolders(paths, options.warn);
     registerWebhooks(site);
     registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
@@ -107,6 +112,18 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
   } catch (err) {
     await db.close();
     throw err;
+  }
+}
+
+/**
+ * Warns (does not refuse: reads and everything else still work) when a file folder cannot be
+ * written; uploads then answer 503 and the log names the cause (docs/files.md).
+ */
+async function warnAboutFileFolders(paths: SitePaths, warn: ((message: string) => void) | undefined): Promise<void> {
+  const say = warn ?? ((m: string) => process.stderr.write(`fw: warning: ${m}\n`));
+  for (const folder of [paths.publicFiles, paths.privateFiles]) {
+    const problem = await folderWriteProblem(folder);
+    if (problem) say(`${folder} cannot be written (${problem}): uploads will be refused with 503 until it can`);
   }
 }
 
@@ -123,6 +140,8 @@ export async function siteExists(dir: string): Promise<boolean> {
 /** Result of creating a site: the Administrator password, when fw generated it. */
 export interface NewSiteResult {
   readonly generatedPassword: string | undefined;
+  /** PostgreSQL: true when fw created the database itself (ensurePostgresDatabase). */
+  readonly createdDatabase: boolean;
 }
 
 /**
@@ -139,6 +158,8 @@ export async function createSite(
   assertDatabaseUrl(dbUrl);
   const undo = await prepareUndoOfSiteCreation(paths, dbUrl);
   const generatedPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
+  // Before anything is written: a database that cannot be had leaves no folder behind.
+  const createdDatabase = databaseEngine(dbUrl) === 'postgres' && (await ensurePostgresDatabase(dbUrl));
   try {
     await mkdir(paths.publicFiles, { recursive: true });
     await mkdir(paths.privateFiles, { recursive: true });
@@ -153,7 +174,8 @@ export async function createSite(
     }
   } catch (err) {
     await undo();
+    if (createdDatabase) await dropCreatedDatabase(dbUrl).catch(() => {});
     throw err;
   }
-  return { generatedPassword };
+  return { generatedPassword, createdDatabase };
 }

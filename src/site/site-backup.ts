@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { BackupProgress } from '../storage/database.js';
-import { MANIFEST_FILE, newManifest } from './backup-manifest.js';
+import { MANIFEST_FILE, newManifest, type BackupManifest } from './backup-manifest.js';
 import type { Progress } from './install-core.js';
 import { openSiteDatabase } from './open-site-database.js';
 import { writeArchive } from './site-archive.js';
-import type { SitePaths } from './site-paths.js';
+import { sitePaths, type SitePaths } from './site-paths.js';
 
 /** Options of backupSite. */
 export interface BackupSiteOptions {
@@ -27,15 +27,30 @@ function defaultArchive(paths: SitePaths, at: Date): string {
 }
 
 /** Reports each tenth of the way once, so a large database shows movement without a flood of lines. */
-function percentSteps(progress: Progress): BackupProgress {
+function percentSteps(progress: Progress, what: string): BackupProgress {
   let shown = -1;
   return (fraction) => {
-    const tenth = Math.floor(fraction * 10);
+    const tenth = Math.floor(Math.min(1, fraction) * 10);
     if (tenth > shown) {
       shown = tenth;
-      progress(`database ${tenth * 10}%`);
+      progress(`${what} ${tenth * 10}%`);
     }
   };
+}
+
+/** Bytes of the files under `paths` (folders walked, links not followed): what the archive will hold. */
+async function sizeOf(paths: readonly string[]): Promise<number> {
+  let total = 0;
+  for (const path of paths) {
+    const info = await lstat(path);
+    if (info.isDirectory()) total += await sizeOf((await readdir(path)).map((entry) => join(path, entry)));
+    else if (info.isFile()) total += info.size;
+  }
+  return total;
+}
+
+function megabytes(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KiB` : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -53,33 +68,45 @@ async function exists(path: string): Promise<boolean> {
 export async function backupSite(dir: string, options: BackupSiteOptions = {}): Promise<string> {
   const progress = options.progress ?? (() => {});
   const at = new Date();
-  const { paths, db } = await openSiteDatabase(dir, { dbUrl: options.dbUrl, poolSize: 1 });
+  const paths = sitePaths(dir);
+  const out = resolve(options.out ?? defaultArchive(paths, at));
+  if (await exists(out)) throw new Error(`${out} already exists: choose another --out`);
+  await mkdir(dirname(out), { recursive: true });
+  // Beside the archive: the dump can be as large as the database, and /tmp is often small.
+  const staging = await mkdtemp(join(dirname(out), '.fw-backup-'));
   try {
-    const out = resolve(options.out ?? defaultArchive(paths, at));
-    if (await exists(out)) throw new Error(`${out} already exists: choose another --out`);
-    await mkdir(dirname(out), { recursive: true });
-    // Beside the archive: the dump can be as large as the database, and /tmp is often small.
-    const staging = await mkdtemp(join(dirname(out), '.fw-backup-'));
+    // Read-only: a backup writes nothing into the site, so a site on a read-only volume can be backed up.
+    const { db } = await openSiteDatabase(dir, { dbUrl: options.dbUrl, poolSize: 1, readOnly: true, snapshotDir: staging });
+    let manifest: BackupManifest;
     try {
-      const manifest = newManifest(db.dialect.name, at);
+      manifest = newManifest(db.dialect.name, at);
       progress(`database (${manifest.engine})`);
-      await db.backup(join(staging, manifest.database), percentSteps(progress));
-      await writeFile(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      await db.backup(join(staging, manifest.database), percentSteps(progress, 'database'));
+    } finally {
+      await db.close();
+    }
+    await writeFile(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
-      progress('site_config.json and files');
-      const siteParts = [relative(paths.root, paths.config)];
-      for (const folder of [paths.publicFiles, paths.privateFiles]) {
-        if (await exists(folder)) siteParts.push(relative(paths.root, folder));
-      }
-      await writeArchive(out, [
+    const siteParts = [relative(paths.root, paths.config)];
+    for (const folder of [paths.publicFiles, paths.privateFiles]) {
+      if (await exists(folder)) siteParts.push(relative(paths.root, folder));
+    }
+    const totalBytes = await sizeOf(siteParts.map((part) => join(paths.root, part)));
+    progress(`site_config.json and files (${megabytes(totalBytes)})`);
+    const filesDone = percentSteps(progress, 'files');
+    // The archive starts with the dump; the files' share of it is what comes after.
+    const dumpBytes = (await stat(join(staging, manifest.database))).size;
+    await writeArchive(
+      out,
+      [
         { cwd: staging, paths: [MANIFEST_FILE, manifest.database] },
         { cwd: paths.root, paths: siteParts },
-      ]);
-    } finally {
-      await rm(staging, { recursive: true, force: true });
-    }
-    return out;
+      ],
+      (bytes) => filesDone(totalBytes === 0 ? 0 : (bytes - dumpBytes) / totalBytes),
+    );
+    filesDone(1);
   } finally {
-    await db.close();
+    await rm(staging, { recursive: true, force: true });
   }
+  return out;
 }

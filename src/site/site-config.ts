@@ -48,6 +48,11 @@ export interface SiteConfig {
    */
   readonly maintenance_mode: boolean;
   readonly allow_reads_during_maintenance: boolean;
+  /**
+   * A secret that lets a scraper read `/metrics` as `Authorization: Bearer <token>` without a user
+   * (docs/deployment.md "Metrics"); null: only System Managers may.
+   */
+  readonly metrics_token: string | null;
   /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
   readonly realtime: RealtimeConfig;
 }
@@ -102,6 +107,7 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   admin_ui: true,
   maintenance_mode: false,
   allow_reads_during_maintenance: false,
+  metrics_token: null,
   realtime: DEFAULT_REALTIME_CONFIG,
 };
 
@@ -160,6 +166,13 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
     maintenance_mode: Boolean(expect(raw.maintenance_mode, isBoolean, 'maintenance_mode', 'true or false', DEFAULT_CONFIG.maintenance_mode)),
     allow_reads_during_maintenance: Boolean(
       expect(raw.allow_reads_during_maintenance, isBoolean, 'allow_reads_during_maintenance', 'true or false', DEFAULT_CONFIG.allow_reads_during_maintenance),
+    ),
+    metrics_token: expect(
+      raw.metrics_token,
+      (v) => v === null || (typeof v === 'string' && v.trim().length >= 16 && !/\s/.test(v)),
+      'metrics_token',
+      'null or a secret of at least 16 characters without spaces',
+      DEFAULT_CONFIG.metrics_token,
     ),
     realtime: parseRealtimeConfig(raw, (problem) => {
       throw new SiteConfigError(`site_config.json: ${problem}`);

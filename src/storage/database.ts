@@ -25,9 +25,21 @@ export interface Queryable {
   changeCounter?(): number;
 }
 
+/** How busy a database's connections are at one moment (metrics: docs/deployment.md "Metrics"). */
+export interface PoolStats {
+  /** Connections held by units of work (SQLite: readers held, and the writer while a transaction runs). */
+  readonly inUse: number;
+  /** Open connections nobody holds. */
+  readonly idle: number;
+  /** Units waiting for a connection (SQLite: write transactions waiting for the writer). */
+  readonly waiting: number;
+}
+
 /** The database of one site: read-only units of work and transactions. */
 export interface Database {
   readonly dialect: Dialect;
+  /** The connections' state now. */
+  poolStats(): PoolStats;
   /**
    * Runs `work` as a read unit: a read-only transaction in which every statement sees one snapshot
    * (SQLite: a read transaction on a read-only connection; PostgreSQL: REPEATABLE READ, READ ONLY).

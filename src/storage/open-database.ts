@@ -1,6 +1,7 @@
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 import { PostgresDatabase } from './postgres/postgres-database.js';
+import { openSqliteReadOnly } from './sqlite/read-only-open.js';
 import { SqliteDatabase } from './sqlite/sqlite-database.js';
 
 /** Options for opening a site's database. */
@@ -11,6 +12,10 @@ export interface OpenDatabaseOptions {
   readonly connectionTimeoutMs?: number;
   /** PostgreSQL: server-side limit on one statement (default 30 s); raise it for long migrations. */
   readonly statementTimeoutMs?: number;
+  /** SQLite: open every connection read-only (a backup); PostgreSQL ignores it. */
+  readonly readOnly?: boolean;
+  /** With readOnly: a writable folder for a copy, when the file cannot be opened in place (read-only-open.ts). */
+  readonly snapshotDir?: string;
 }
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
@@ -58,7 +63,8 @@ export function describeDatabaseUrl(url: string): string {
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
-  const db = new PostgresDatabase({ connectionString: url, ...options });
+  const { readOnly: _readOnly, snapshotDir: _snapshotDir, ...pgOptions } = options;
+  const db = new PostgresDatabase({ connectionString: url, ...pgOptions });
   try {
     await db.read((q) => q.all({ sql: 'select 1', parameters: [] }));
     return db;
@@ -88,6 +94,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   const path = sqlitePath(url);
   if (!path) throw new Error(`The database URL ${url} names no SQLite file`);
   try {
+    if (options.readOnly) return await openSqliteReadOnly(path, options.snapshotDir);
     return new SqliteDatabase(path);
   } catch (err) {
     throw new Error(`Could not open the SQLite database ${path}: ${(err as Error).message}`, { cause: err });

@@ -120,7 +120,7 @@ for (const dialect of testDialects()) {
       }
       const e417 = responses.Error417.content['application/json'].schema.allOf[1].properties.exc_type.enum;
       assert.ok(e417.includes('MandatoryError') && e417.includes('FrappeTypeError') && !e417.includes('PermissionError'));
-      assert.deepEqual(Object.keys(spec.components.securitySchemes).sort(), ['basicAuth', 'cookieAuth', 'tokenAuth']);
+      assert.deepEqual(Object.keys(spec.components.securitySchemes).sort(), ['basicAuth', 'cookieAuth', 'metricsToken', 'tokenAuth']);
       assert.equal(spec.components.securitySchemes.cookieAuth.name, 'sid');
     });
 

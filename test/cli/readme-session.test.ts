@@ -74,6 +74,16 @@ describe('README and docs: how fw is run', () => {
     }
   });
 
+  test('docs/deployment.md says what file storage exists: the FileStore interface and local folders', async () => {
+    const deployment = await doc('docs/deployment.md');
+    assert.doesNotMatch(deployment, /comes with\s+file uploads/);
+    assert.match(deployment, /`FileStore`,\s+`src\/files\/file-store\.ts`/);
+    // The interface it names is there, and the local store is the one implementation.
+    const store = await doc('src/files/file-store.ts');
+    assert.match(store, /export interface FileStore/);
+    assert.match(await doc('src/files/open-file-store.ts'), /new LocalFileStore\(/);
+  });
+
   test('docs/api.md creates the very Book of the README', async () => {
     assert.deepEqual(bookDefinition(await doc('docs/api.md')), bookDefinition(await doc('README.md')));
   });

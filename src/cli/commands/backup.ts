@@ -25,7 +25,8 @@ export async function backupCommand(argv: string[]): Promise<number> {
   const file = await backupSite(dir, {
     dbUrl: values.db ?? process.env.FW_DB_URL,
     out: values.out,
-    progress: (m) => process.stderr.write(`  ${m}\n`),
+    // Progress is for a person watching; a script or cron job gets only the archive's path.
+    progress: process.stderr.isTTY ? (m) => process.stderr.write(`  ${m}\n`) : undefined,
   });
   console.log(`Backup of ${dir} written to ${file}`);
   return 0;

@@ -1,4 +1,5 @@
 import { createSite } from '../../site/open-site.js';
+import { describeDatabaseUrl } from '../../storage/open-database.js';
 import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 
@@ -25,6 +26,7 @@ export async function newSiteCommand(argv: string[]): Promise<number> {
     adminPassword,
     progress: (m) => process.stderr.write(`  installing ${m}\n`),
   });
+  if (result.createdDatabase) console.log(`Created the PostgreSQL database ${describeDatabaseUrl(values.db ?? process.env.FW_DB_URL ?? '')}`);
   console.log(`Created site in ${dir}`);
   if (result.generatedPassword) {
     console.log(`Administrator password (shown once): ${result.generatedPassword}`);

@@ -112,6 +112,7 @@ export function buildOpenApi(input: DescribeInput): OpenApiObject {
     { name: 'Files', description: 'Stored files (docs/files.md).' },
     { name: 'Realtime', description: 'Live events (docs/realtime.md).' },
     { name: 'Description', description: 'This description and method discovery (docs/openapi.md).' },
+    { name: 'Operations', description: 'Metrics for monitoring (docs/deployment.md "Metrics").' },
     ...views.map((m) => ({ name: m.name, ...(m.def.description ? { description: m.def.description } : {}) })),
   ];
   return {

@@ -17,6 +17,11 @@ export const SECURITY_SCHEMES: Record<string, OpenApiObject> = {
     description: '`token <api_key>:<api_secret>`; keys come from `fw.core.doctype.user.user.generate_keys`.',
   },
   basicAuth: { type: 'http', scheme: 'basic', description: '`<api_key>:<api_secret>` as Basic credentials.' },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'site_config.json `metrics_token`, accepted by the metrics paths only (docs/deployment.md "Metrics").',
+  },
 };
 
 /** Security requirements: any one scheme; with `guest`, no credentials too. */

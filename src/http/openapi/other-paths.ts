@@ -56,6 +56,29 @@ export function otherPaths(): PathItems {
       },
     },
     ...describePaths(),
+    ...metricsPaths(),
+  };
+}
+
+/** `/metrics` and its method-path forms (docs/deployment.md "Metrics"). */
+function metricsPaths(): PathItems {
+  const op = (id: string): OpenApiObject => ({
+    operationId: id,
+    summary: 'Prometheus metrics of this site and process',
+    description: 'Requests by route and status, latency, database pool, job queue, event loop and process. A System Manager, or the `metrics_token` as a bearer token.',
+    tags: ['Operations'],
+    security: [{ metricsToken: [] }, ...security(false)],
+    responses: {
+      '200': { description: 'The Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } },
+      ...errorRefs('v1', [401, 403]),
+    },
+  });
+  return {
+    '/metrics': { get: op('getMetrics') },
+    '/api/method/fw.metrics': { get: op('getMetricsFw') },
+    '/api/method/frappe.metrics': { get: op('getMetricsFrappe') },
+    '/api/v1/method/fw.metrics': { get: op('getMetricsFwV1') },
+    '/api/v1/method/frappe.metrics': { get: op('getMetricsFrappeV1') },
   };
 }
 

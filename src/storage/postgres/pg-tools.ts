@@ -35,10 +35,19 @@ export function libpqConnection(url: string): { uri: string; env: Record<string,
   return { uri: u.toString(), env };
 }
 
-/** Dumps the database `url` names into `toFile` in pg_dump's custom format (compressed, for pg_restore). */
-export async function pgDump(url: string, toFile: string): Promise<void> {
+/** pg_dump --verbose's line for each table whose rows it starts to dump. */
+const DUMPING_TABLE = /dumping contents of table /;
+
+/**
+ * Dumps the database `url` names into `toFile` in pg_dump's custom format (compressed, for
+ * pg_restore). With `onTable`, pg_dump runs verbose and `onTable` hears of each table it starts.
+ */
+export async function pgDump(url: string, toFile: string, onTable?: () => void): Promise<void> {
   const { uri, env } = libpqConnection(url);
-  await runProgram('pg_dump', ['--format=custom', `--file=${toFile}`, `--dbname=${uri}`], { env, whenMissing: INSTALL_HINT });
+  const args = ['--format=custom', `--file=${toFile}`, `--dbname=${uri}`];
+  if (onTable) args.push('--verbose');
+  const onStderrLine = onTable ? (line: string) => void (DUMPING_TABLE.test(line) && onTable()) : undefined;
+  await runProgram('pg_dump', args, { env, whenMissing: INSTALL_HINT, onStderrLine });
 }
 
 /**

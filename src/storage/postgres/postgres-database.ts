@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceUnavailableError } from '../../errors/index.js';
-import type { BroadcastChannel, Database, Queryable, Row, SqlStatement } from '../database.js';
+import type { BackupProgress, BroadcastChannel, Database, PoolStats, Queryable, Row, SqlStatement } from '../database.js';
 import { PostgresBroadcast } from './postgres-broadcast.js';
 import { pgDump, pgRestore } from './pg-tools.js';
 import { PostgresConnection, type PgClient } from './postgres-connection.js';
@@ -11,6 +11,9 @@ import { postgresTypeParsers } from './postgres-type-parsers.js';
 
 /** The node-postgres pool methods we use. */
 interface PgPool {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
   connect(): Promise<PgClient>;
   end(): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): unknown;
@@ -85,6 +88,11 @@ export class PostgresDatabase implements Database {
     // next request will see the outage itself. Without a listener the process would crash.
     pool.on('error', () => {});
     this.#pool = pool as unknown as PgPool;
+  }
+
+  poolStats(): PoolStats {
+    const pool = this.#pool;
+    return { inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };
   }
 
   async #connect(): Promise<PgClient> {
@@ -181,9 +189,17 @@ export class PostgresDatabase implements Database {
     return new PostgresBroadcast(options.listenUrl ?? this.#connectionString, (work) => this.transaction(work));
   }
 
-  /** pg_dump takes its own consistent snapshot; it reports no progress. */
-  async backup(toFile: string): Promise<void> {
-    await pgDump(this.#connectionString, toFile);
+  /** pg_dump takes its own consistent snapshot; progress is the share of the tables it has begun. */
+  async backup(toFile: string, onProgress?: BackupProgress): Promise<void> {
+    if (!onProgress) return pgDump(this.#connectionString, toFile);
+    const rows = await this.read((q) =>
+      q.all<{ n: number | string }>({ sql: "select count(*) as n from pg_tables where schemaname not in ('pg_catalog', 'information_schema')", parameters: [] }),
+    );
+    const tables = Math.max(1, Number(rows[0]?.n ?? 1));
+    let begun = 0;
+    onProgress(0);
+    await pgDump(this.#connectionString, toFile, () => onProgress(Math.min(++begun, tables) / (tables + 1)));
+    onProgress(1);
   }
 
   /** pg_restore in one transaction; tables the dump does not hold are left as they are. */

@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import type { BackupProgress, Database, Queryable, Row, SqlStatement } from '../database.js';
+import type { BackupProgress, Database, PoolStats, Queryable, Row, SqlStatement } from '../database.js';
 import { AsyncMutex } from '../async-mutex.js';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { copyDatabase, restoreDatabaseFile } from './sqlite-backup.js';
@@ -199,9 +199,14 @@ export class SqliteDatabase implements Database {
   readonly #writeLock = new AsyncMutex();
   #closed = false;
 
-  constructor(file: string) {
+  /**
+   * `readOnly`: every connection, the writer's too, is opened read-only (no WAL switch, nothing
+   * written), for work that only reads, such as a backup of a site whose folder is read-only.
+   */
+  constructor(file: string, options: { readOnly?: boolean } = {}) {
     this.#file = file;
-    this.#writer = new SqliteConnection(openConnection(file, false, file === ':memory:' ? PAGE_CACHE_KIB : WRITER_PAGE_CACHE_KIB));
+    const readOnly = options.readOnly === true && file !== ':memory:';
+    this.#writer = new SqliteConnection(openConnection(file, readOnly, file === ':memory:' ? PAGE_CACHE_KIB : WRITER_PAGE_CACHE_KIB));
     if (file === ':memory:') {
       const writer = this.#writer;
       this.#reader = writer;
@@ -229,12 +234,26 @@ export class SqliteDatabase implements Database {
     return { conn, facade };
   }
 
+  /** Readers held by units of work now (metrics). */
+  #readersOut = 0;
+
+  poolStats(): PoolStats {
+    const writerBusy = this.#writeLock.held ? 1 : 0;
+    return {
+      inUse: this.#readersOut + writerBusy,
+      idle: this.#idleReaders.length + 1 - writerBusy,
+      waiting: this.#writeLock.waiting,
+    };
+  }
+
   #takeReader(): Reader {
     if (this.#closed) throw new ServiceUnavailableError('The database is closed');
+    this.#readersOut++;
     return this.#idleReaders.pop() ?? this.#makeReader(new SqliteConnection(openConnection(this.#file, true, SPARE_PAGE_CACHE_KIB)));
   }
 
   #returnReader(reader: Reader): void {
+    this.#readersOut--;
     if (this.#closed || (reader.conn !== this.#reader && this.#idleReaders.length > SPARE_READERS)) {
       reader.conn.close();
       return;

@@ -1,0 +1,106 @@
+import cluster from 'node:cluster';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { countJobs } from '../jobs/job-store.js';
+import type { Site } from '../site/site.js';
+
+/** Request durations in seconds: from a cache hit to a slow report (docs/deployment.md "Metrics"). */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The verbs counted by name; anything else (a client's invention) is counted as OTHER. */
+const VERBS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** A route label for requests no route matched, so unknown URLs never become labels of their own. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * The Prometheus metrics of one site in one process, in a registry of its own (never prom-client's
+ * global one), so several sites or test apps in a process keep their numbers apart. Request counts
+ * and durations are recorded as answers go out; the database pool, the job queue, the event loop
+ * and the process are read when the metrics are asked for.
+ */
+export class SiteMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'method' | 'route' | 'status'>;
+  readonly #durations: Histogram<'method' | 'route'>;
+  /** Label sets seen before, so an answer costs a map lookup rather than hashing its labels. */
+  readonly #children = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+
+  constructor(site: Site) {
+    const registry = this.registry;
+    // `fw serve --workers N`: each worker answers its own numbers, told apart by this label.
+    registry.setDefaultLabels({ worker: String(cluster.worker?.id ?? 0) });
+    // Unprefixed (process_*, nodejs_*), as dashboards for Node processes expect them.
+    collectDefaultMetrics({ register: registry });
+    this.#requests = new Counter({
+      name: 'fw_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
+    this.#durations = new Histogram({
+      name: 'fw_http_request_duration_seconds',
+      help: 'Time from request to answer, by method and route pattern',
+      labelNames: ['method', 'route'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    });
+    new Gauge({
+      name: 'fw_db_pool_connections',
+      help: 'Database connections of this process by state (in_use, idle); SQLite counts its readers and its writer',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const stats = site.db.poolStats();
+        this.set({ state: 'in_use' }, stats.inUse);
+        this.set({ state: 'idle' }, stats.idle);
+      },
+    });
+    new Gauge({
+      name: 'fw_db_pool_waiting',
+      help: 'Units of work waiting for a database connection (SQLite: write transactions waiting for the writer)',
+      registers: [registry],
+      collect() {
+        this.set(site.db.poolStats().waiting);
+      },
+    });
+    new Gauge({
+      name: 'fw_jobs',
+      help: 'Background jobs in the site queue by status (queued, running, failed); the same for every process of the site',
+      labelNames: ['status'],
+      registers: [registry],
+      async collect() {
+        const counts = await site.db.read((q) => countJobs(q, site.db.dialect));
+        for (const [status, count] of Object.entries(counts)) this.set({ status }, count);
+      },
+    });
+  }
+
+  /** Records one answered request. `route` is the route's pattern, never the URL itself. */
+  observe(method: string, route: string | undefined, status: number, seconds: number): void {
+    const verb = VERBS.has(method) ? method : 'OTHER';
+    const pattern = route ?? UNMATCHED_ROUTE;
+    const key = `${verb} ${status} ${pattern}`;
+    let child = this.#children.get(key);
+    if (!child) {
+      child = {
+        count: this.#requests.labels({ method: verb, route: pattern, status: String(status) }),
+        time: this.#durations.labels({ method: verb, route: pattern }),
+      };
+      this.#children.set(key, child);
+    }
+    child.count.inc();
+    child.time.observe(seconds);
+  }
+}
+
+const bySite = new WeakMap<Site, SiteMetrics>();
+
+/** The metrics of `site` in this process, made on first use. */
+export function siteMetrics(site: Site): SiteMetrics {
+  let metrics = bySite.get(site);
+  if (!metrics) {
+    metrics = new SiteMetrics(site);
+    bySite.set(site, metrics);
+  }
+  return metrics;
+}
