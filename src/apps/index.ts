@@ -24,7 +24,7 @@ export type {
   MethodCall,
   MethodHandler,
   MethodOptions,
+  MethodServices,
   ParamSpec,
   ParamType,
 } from '../rpc/method-registry.js';
-export type { Site } from '../site/site.js';

@@ -28,6 +28,9 @@ export function throttleKeys(input: { readonly ip: string; readonly user?: strin
   return keys;
 }
 
+/** What the throttle needs of the database: transactions of its own (the site's runner) and the dialect. */
+export type ThrottleDatabase = Pick<Database, 'transaction' | 'dialect'>;
+
 /**
  * Failed-login counters per user and per client IP, kept in `__LoginAttempt` so every process
  * serving the site sees them.
@@ -39,11 +42,11 @@ export function throttleKeys(input: { readonly ip: string; readonly user?: strin
  * because the atomic upsert both counts and decides.
  */
 export class LoginThrottle {
-  readonly #db: Database;
+  readonly #db: ThrottleDatabase;
   readonly #rule: ThrottleRule;
   readonly #clock: () => number;
 
-  constructor(db: Database, rule: ThrottleRule, options: LoginThrottleOptions = {}) {
+  constructor(db: ThrottleDatabase, rule: ThrottleRule, options: LoginThrottleOptions = {}) {
     this.#db = db;
     this.#rule = rule;
     this.#clock = options.clock ?? Date.now;

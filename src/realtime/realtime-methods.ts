@@ -7,10 +7,10 @@ import { mayRead } from './topics.js';
  * some documents of the DocType); otherwise 403, as the reference's realtime check answers. A
  * missing document is a 403 too, so the answer never tells which names exist.
  */
-async function hasPermission({ ctx, site, args }: MethodCall): Promise<boolean> {
+async function hasPermission({ ctx, services, args }: MethodCall): Promise<boolean> {
   const doctype = String(args.doctype);
   const name = args.name === undefined || args.name === null || args.name === '' ? undefined : String(args.name);
-  if (!(await mayRead(ctx, site, doctype, name))) {
+  if (!(await mayRead(ctx, services.documents, doctype, name))) {
     throw new PermissionError(name === undefined ? `No read permission on ${doctype}` : `No read permission on ${doctype} ${name}`);
   }
   return true;

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { DocContext } from '../documents/doc-context.js';
+import type { DocumentService } from '../documents/document-service.js';
 import { loadSingle } from '../documents/single-document.js';
 import type { Site } from '../site/site.js';
 
@@ -53,19 +54,19 @@ export function roomOf(topic: Topic): string {
  * Read permission as a GET would judge it: on the DocType (roles, if_owner, shares) when `name` is
  * undefined, else on that document (which must exist). Child DocTypes are never readable alone.
  */
-export async function mayRead(ctx: DocContext, site: Site, doctype: string, name: string | undefined): Promise<boolean> {
+export async function mayRead(ctx: DocContext, documents: DocumentService, doctype: string, name: string | undefined): Promise<boolean> {
   if (!ctx.metas.has(doctype)) return false;
   const meta = ctx.metas.get(doctype);
   if (meta.isChild) return false;
-  if (name === undefined) return site.documents.can(ctx, meta, 'read');
-  if (!(await site.documents.can(ctx, meta, 'read'))) return false;
-  const doc = meta.isSingle ? (name === meta.name ? await loadSingle(ctx, meta) : undefined) : await site.documents.repo(ctx).load(ctx.q, meta, name);
-  return doc !== undefined && (await site.documents.can(ctx, meta, 'read', doc));
+  if (name === undefined) return documents.can(ctx, meta, 'read');
+  if (!(await documents.can(ctx, meta, 'read'))) return false;
+  const doc = meta.isSingle ? (name === meta.name ? await loadSingle(ctx, meta) : undefined) : await documents.repo(ctx).load(ctx.q, meta, name);
+  return doc !== undefined && (await documents.can(ctx, meta, 'read', doc));
 }
 
 /** Whether `principal` may join the room of `topic`. */
 export function mayJoin(site: Site, principal: Principal, topic: Topic): Promise<boolean> {
   if (topic.kind === 'task') return Promise.resolve(true);
   const name = topic.kind === 'doctype' ? undefined : topic.name;
-  return site.read(principal, (ctx) => mayRead(ctx, site, topic.doctype, name));
+  return site.read(principal, (ctx) => mayRead(ctx, site.documents, topic.doctype, name));
 }

@@ -2,14 +2,14 @@ import { DoesNotExistError, PermissionError, TimestampMismatchError } from '../e
 import { mergePatch } from '../documents/build-document.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { Doc } from '../meta/doctype.js';
-import type { Meta } from '../meta/meta.js';
-import type { Site } from '../site/site.js';
-import type { HttpExchange, HttpVerb } from './method-registry.js';
+import type { HttpExchange, HttpVerb } from './http-exchange.js';
+import type { MethodServices } from './method-services.js';
 
 /** A call of a document method: the document it runs on and the caller's arguments. */
 export interface DocMethodCall {
   readonly ctx: DocContext;
-  readonly site: Site;
+  /** The site's services a handler may use (docs/apps.md); never the site itself. */
+  readonly services: MethodServices;
   /**
    * The document as stored, overlaid with the client's unsaved values when run_doc_method sent
    * `docs`. A handler may change it in place: unless the handler saved the document, the caller
@@ -74,7 +74,9 @@ function key(doctype: string, name: string): string {
 /** One invocation of a document method over HTTP. */
 export interface DocMethodInvocation {
   readonly ctx: DocContext;
-  readonly site: Site;
+  readonly services: MethodServices;
+  /** Where the method is looked up (the site's MethodRegistry.docMethods). */
+  readonly docMethods: DocMethodRegistry;
   readonly http: HttpExchange;
   readonly doctype: string;
   readonly name: string;
@@ -99,12 +101,12 @@ export interface DocMethodOutcome {
  * its DocType (another name is 404); a child table is 417, reached only through its parent.
  */
 export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMethodOutcome> {
-  const { ctx, site, doctype, name } = inv;
+  const { ctx, services, doctype, name } = inv;
   const meta = ctx.metas.get(doctype);
-  const stored = await site.documents.get(ctx, doctype, name);
+  const stored = await services.documents.get(ctx, doctype, name);
   if (inv.right === 'write') {
     // Judged on the stored document itself: a read hides fields the caller may not read, which a rule may need.
-    await site.documents.authorize(ctx, meta, 'write', (await loadStored(inv)) ?? stored);
+    await services.documents.authorize(ctx, meta, 'write', (await loadStored(inv)) ?? stored);
   }
 
   const doc: Doc = structuredClone(stored);
@@ -120,7 +122,7 @@ export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMeth
     mergePatch(meta, doc, inv.clientDoc);
   }
 
-  const definition = site.methods.docMethods.resolve(doctype, inv.method);
+  const definition = inv.docMethods.resolve(doctype, inv.method);
   if (!definition) {
     throw new DoesNotExistError(`Method ${inv.method} not found on ${doctype}`, {
       messages: [{ message: `${doctype} has no method ${inv.method}`, title: 'Not Found' }],
@@ -137,13 +139,13 @@ export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMeth
     });
   }
 
-  const result = await definition.handler({ ctx, site, doc, args: inv.args, http: inv.http });
+  const result = await definition.handler({ ctx, services, doc, args: inv.args, http: inv.http });
   return { result, doc: await documentAfter(inv, stored, doc) };
 }
 
 /** The document as stored, without permission checks; undefined once deleted. */
 function loadStored(inv: DocMethodInvocation): Promise<Doc | undefined> {
-  return inv.site.documents.load(inv.ctx, inv.doctype, inv.name);
+  return inv.services.documents.load(inv.ctx, inv.doctype, inv.name);
 }
 
 /**
@@ -151,10 +153,10 @@ function loadStored(inv: DocMethodInvocation): Promise<Doc | undefined> {
  * carries the method's unsaved changes (and is all that is left when the method deleted it).
  */
 async function documentAfter(inv: DocMethodInvocation, stored: Doc, inMemory: Doc): Promise<Doc> {
-  const { ctx, site, doctype, name } = inv;
+  const { ctx, services, doctype, name } = inv;
   const now = await loadStored(inv);
   if (!now || now.modified === stored.modified) return inMemory;
-  return site.documents.get(ctx, doctype, name);
+  return services.documents.get(ctx, doctype, name);
 }
 
 /**

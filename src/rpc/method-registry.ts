@@ -1,7 +1,8 @@
 import { FrappeTypeError } from '../errors/index.js';
 import type { DocContext } from '../documents/doc-context.js';
-import type { Site } from '../site/site.js';
 import { DocMethodRegistry, type DocMethodHandler, type DocMethodOptions } from './doc-methods.js';
+import type { HttpExchange, HttpVerb } from './http-exchange.js';
+import type { MethodServices } from './method-services.js';
 import {
   isParamsSchema,
   paramsValidator,
@@ -14,32 +15,15 @@ import {
 } from './method-params.js';
 
 export type { JsonSchema, ParamSpec, ParamsSchema, ParamType } from './method-params.js';
-
-/** HTTP verbs a method may allow. */
-export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-
-/** What a method sees of the HTTP exchange: enough for login and logout, nothing of Fastify. */
-export interface HttpExchange {
-  /** The verb of the request; document methods check it against the verbs they allow. */
-  readonly verb: HttpVerb;
-  /** The API conventions of the URL: `/api/v2/…` answers in v2 form (bodies keep nulls, `messages`). */
-  readonly apiVersion: 'v1' | 'v2';
-  readonly ip: string;
-  readonly userAgent: string | undefined;
-  /** The session id the request came with, if it had a live session. */
-  readonly sid: string | undefined;
-  readonly secure: boolean;
-  setCookie(name: string, value: string, options: { httpOnly?: boolean; maxAge?: number }): void;
-  clearCookie(name: string): void;
-  /** Extra top-level keys of the response body (login adds `home_page`, `full_name`). */
-  extraBody: Record<string, unknown>;
-}
+export type { HttpExchange, HttpVerb } from './http-exchange.js';
+export type { MethodServices } from './method-services.js';
 
 /** A call of a whitelisted method. */
 export interface MethodCall {
   readonly ctx: DocContext;
   readonly args: Readonly<Record<string, unknown>>;
-  readonly site: Site;
+  /** The site's services a handler may use (docs/apps.md); never the site itself. */
+  readonly services: MethodServices;
   readonly http: HttpExchange;
 }
 
@@ -60,7 +44,7 @@ export interface MethodOptions {
   /** The JSON Schema of what the method returns (the `message` of v1, the `data` of v2), for the description. */
   readonly result?: JsonSchema;
   /**
-   * The handler opens its own transactions (`site.transaction`) and gets a read-only context
+   * The handler opens its own transactions (`services.transaction`) and gets a read-only context
    * holding no connection (`Site.detached`): for work that must be stored even when the call then
    * fails (login counts a failed attempt).
    */

@@ -86,10 +86,15 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     registerCommentController(hooks);
     registerDeletedDocumentController(hooks, documents);
     const methods = new MethodRegistry();
-    registerBuiltinMethods(methods);
+    const realtime = createRealtime(config, hooks, metas, methods);
+    const tokenCache = new TokenCache();
+    registerBuiltinMethods(methods, {
+      tokenCache,
+      siteName: config.realtime.site_name,
+      revokeSession: (ctx, sid) => realtime.revokeSession(ctx, sid),
+    });
     const jobs = new JobQueue(db);
     registerJobMethods(methods, jobs);
-    const realtime = createRealtime(config, hooks, metas, methods);
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
     await registerApps(apps, { hooks, methods, documents, jobs, realtime });
 
@@ -102,7 +107,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       documents,
       methods,
       new SessionStore(db.dialect),
-      new TokenCache(),
+      tokenCache,
       realtime,
       files,
       jobs,

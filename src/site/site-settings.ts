@@ -1,5 +1,14 @@
+import type { MetaRegistry } from '../meta/meta-registry.js';
+import type { SettingsCache } from '../settings/settings-cache.js';
 import type { Settings } from '../settings/settings.js';
-import type { Site } from './site.js';
+import type { Database } from '../storage/database.js';
+
+/** What reading the settings takes of a site (a `Site` is one). */
+export interface SettingsSource {
+  readonly settingsCache: SettingsCache;
+  readonly metas: MetaRegistry;
+  readonly db: Database;
+}
 
 /** Options of siteSettings. */
 export interface SiteSettingsOptions {
@@ -16,7 +25,7 @@ export interface SiteSettingsOptions {
  * site_config.json. Inside a unit of work (Site.read/write/detached, which refresh it right after
  * the metadata check) this is a cached value; otherwise it reads only when the metadata changed.
  */
-export async function siteSettings(site: Site, options: SiteSettingsOptions = {}): Promise<Settings> {
+export async function siteSettings(site: SettingsSource, options: SiteSettingsOptions = {}): Promise<Settings> {
   if (!options.fresh && site.settingsCache.isCurrent(site.metas)) return site.settingsCache.current;
   return site.db.read(async (q) => {
     if (options.fresh) await site.metas.refreshIfStale(q);

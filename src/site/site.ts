@@ -13,13 +13,14 @@ import { FwError, InReadOnlyMode, SessionStopped } from '../errors/index.js';
 import { MaintenanceWatch } from './maintenance.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
-import type { MethodRegistry } from '../rpc/method-registry.js';
+import type { MethodRegistry, MethodServices } from '../rpc/method-registry.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import type { Database, Queryable } from '../storage/database.js';
 import { statementReader } from '../storage/statement-reader.js';
 import { runInUnit, UnitOfWork, type UnitErrorReporter } from '../storage/unit-of-work.js';
 import type { SiteConfig } from './site-config.js';
 import { SettingsCache } from '../settings/settings-cache.js';
+import { siteSettings } from './site-settings.js';
 import type { SitePaths } from './site-paths.js';
 
 /**
@@ -59,6 +60,8 @@ export class Site implements UnitRunner {
   logger: SiteLogger = stderrLogger;
   /** site_config.json's maintenance keys as they are now (docs/configuration.md "Maintenance"). */
   readonly maintenance: MaintenanceWatch;
+  /** What method handlers get of the site (docs/apps.md): services, never the site itself. */
+  readonly services: MethodServices;
   readonly #reportCallbackError: UnitErrorReporter = (err, phase) => this.logger.error({ err, phase }, `${phase} callback failed`);
 
   constructor(
@@ -81,6 +84,14 @@ export class Site implements UnitRunner {
     this.settingsCache = new SettingsCache(config);
     this.maintenance = new MaintenanceWatch(paths.config, { on: config.maintenance_mode, allowReads: config.allow_reads_during_maintenance });
     clearPrincipalsOnChange(hooks, this.principals, tokenCache);
+    this.services = {
+      documents,
+      files,
+      sessions,
+      settings: () => siteSettings(this),
+      write: (principal, work, unit) => this.write(principal, work, unit),
+      transaction: (work) => this.transaction(work),
+    };
   }
 
   /** The context of one unit of work. */

@@ -49,7 +49,7 @@ for (const dialect of testDialects()) {
       t.site.methods.registerDocMethod(
         PART,
         'bump',
-        async ({ ctx, site, doc, args }) => (await site.documents.update(ctx, PART, String(doc.name), { qty: Number(doc.qty) + Number(args.by ?? 1) })).qty,
+        async ({ ctx, services, doc, args }) => (await services.documents.update(ctx, PART, String(doc.name), { qty: Number(doc.qty) + Number(args.by ?? 1) })).qty,
         { methods: ['POST'] },
       );
     });

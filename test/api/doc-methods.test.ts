@@ -44,8 +44,8 @@ for (const dialect of testDialects()) {
       methods.registerDocMethod(
         GIZMO,
         'bump',
-        async ({ ctx, site, doc, args }) => {
-          const saved = await site.documents.update(ctx, GIZMO, String(doc.name), { count: Number(doc.count) + Number(args.by ?? 1) });
+        async ({ ctx, services, doc, args }) => {
+          const saved = await services.documents.update(ctx, GIZMO, String(doc.name), { count: Number(doc.count) + Number(args.by ?? 1) });
           return saved.count;
         },
         { methods: ['POST'] },
@@ -54,8 +54,8 @@ for (const dialect of testDialects()) {
         doc.title = `${String(doc.title)}!`;
         return undefined;
       });
-      methods.registerDocMethod(GIZMO, 'explode', async ({ ctx, site, doc }) => {
-        await site.documents.update(ctx, GIZMO, String(doc.name), { count: 999 });
+      methods.registerDocMethod(GIZMO, 'explode', async ({ ctx, services, doc }) => {
+        await services.documents.update(ctx, GIZMO, String(doc.name), { count: 999 });
         throw new ValidationError('exploded after saving');
       });
       methods.registerDocMethod(GIZMO, 'internal', async () => 'secret', { whitelisted: false });
@@ -185,7 +185,7 @@ for (const dialect of testDialects()) {
         methods.registerDocMethod(
           GIZMO_SETTINGS,
           'bump',
-          async ({ ctx, site, doc }) => (await site.documents.update(ctx, GIZMO_SETTINGS, GIZMO_SETTINGS, { counter: Number(doc.counter ?? 0) + 1 })).counter,
+          async ({ ctx, services, doc }) => (await services.documents.update(ctx, GIZMO_SETTINGS, GIZMO_SETTINGS, { counter: Number(doc.counter ?? 0) + 1 })).counter,
           { methods: ['POST'] },
         );
       });

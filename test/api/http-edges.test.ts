@@ -33,8 +33,8 @@ for (const dialect of testDialects()) {
     let patient: FastifyInstance;
     before(async () => {
       t = await startTestSite(dialect);
-      t.site.methods.register('fw.test_edges.add_todo', async ({ ctx, site, args }) => {
-        const doc = await site.documents.insert(ctx, 'ToDo', { description: String(args.description ?? 'from a method') });
+      t.site.methods.register('fw.test_edges.add_todo', async ({ ctx, services, args }) => {
+        const doc = await services.documents.insert(ctx, 'ToDo', { description: String(args.description ?? 'from a method') });
         return doc.name;
       });
       // Runs its own SQL, beside any service: refused all the same when called with GET.

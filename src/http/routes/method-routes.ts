@@ -44,7 +44,7 @@ export async function callMethod(
   const unit = { sid: rc.sid, usesDatabase: method.usesDatabase, messages: rc.messages, request: true };
   const result = await run(
     rc.principal,
-    (ctx) => method.handler({ ctx, args: bound, site, http }),
+    (ctx) => method.handler({ ctx, args: bound, services: site.services, http }),
     unit,
   );
   const body: Record<string, unknown> = result === undefined || result === null ? {} : { [envelope]: result };

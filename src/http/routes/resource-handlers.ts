@@ -178,7 +178,7 @@ export async function runDocumentMethod(
   const http = httpExchange(req, reply, rc.sid);
   const read = req.method === 'GET' || req.method === 'HEAD';
   const { doctype, name, method } = target;
-  const work = (ctx: DocContext) => invokeDocMethod({ ctx, site, http, doctype, name, method, args, right: read ? 'read' : 'write' });
+  const work = (ctx: DocContext) => invokeDocMethod({ ctx, services: site.services, docMethods: site.methods.docMethods, http, doctype, name, method, args, right: read ? 'read' : 'write' });
   const outcome = read ? await site.read(rc.principal, work, rc) : await site.write(rc.principal, work, rc);
   return { ...outcome, messages: messagesBody(rc.messages, req.url.startsWith('/api/v2/') ? 'v2' : 'v1') };
 }

@@ -2,9 +2,9 @@ import { LoginThrottle, throttleKeys } from '../../auth/login-throttle.js';
 import { checkUserPassword } from '../../auth/passwords.js';
 import { loadPrincipal } from '../../auth/principal.js';
 import { findLoginUser } from '../../auth/user-names.js';
+import type { DocContext } from '../../documents/doc-context.js';
 import { AuthenticationError } from '../../errors/index.js';
 import type { Settings } from '../../settings/settings.js';
-import { siteSettings } from '../../site/site-settings.js';
 import type { HttpExchange, MethodCall, MethodRegistry } from '../method-registry.js';
 import { LOGIN, RESULTS } from './client-params.js';
 
@@ -32,8 +32,9 @@ async function findUser(call: MethodCall, usr: string): Promise<{ name: string; 
 }
 
 /** The lockout rule from the site settings. */
-function throttleFor(site: MethodCall['site'], settings: Settings): LoginThrottle {
-  return new LoginThrottle(site.db, {
+function throttleFor(call: MethodCall, settings: Settings): LoginThrottle {
+  // Counts in transactions of its own (the site's runner), so a failed login still leaves its count.
+  return new LoginThrottle({ transaction: call.services.transaction, dialect: call.ctx.dialect }, {
     maxFailures: settings.allow_consecutive_login_attempts,
     windowSeconds: settings.allow_login_after_fail,
   });
@@ -45,14 +46,14 @@ function throttleFor(site: MethodCall['site'], settings: Settings): LoginThrottl
  * own before the password is checked, so a failed login (which throws) still leaves its count.
  */
 async function login(call: MethodCall): Promise<string> {
-  const { args, http, ctx, site } = call;
+  const { args, http, ctx, services } = call;
   const usr = typeof args.usr === 'string' ? args.usr.trim() : '';
   const pwd = typeof args.pwd === 'string' ? args.pwd : '';
   const user = usr ? await findUser(call, usr) : undefined;
   // Unknown users count only against the IP, so guessed names cannot fill the counter table.
   const keys = throttleKeys({ ip: http.ip || 'unknown', user: user?.name });
-  const settings = await siteSettings(site);
-  const throttle = throttleFor(site, settings);
+  const settings = await services.settings();
+  const throttle = throttleFor(call, settings);
   await throttle.begin(keys);
 
   // Nothing to check: a 401, but the session the request came with stays (its cookies too).
@@ -66,10 +67,10 @@ async function login(call: MethodCall): Promise<string> {
   if (!principal) throw invalidLogin(http, 'User disabled or missing');
 
   const expirySeconds = settings.session_expiry;
-  const { sid } = await site.transaction(async (q) => {
+  const { sid } = await services.transaction(async (q) => {
     await throttle.reset(q, keys);
-    if (settings.deny_multiple_sessions) await site.sessions.destroyAllForUser(q, user.name);
-    return site.sessions.create(q, { user: user.name, ip: http.ip, userAgent: http.userAgent, expirySeconds });
+    if (settings.deny_multiple_sessions) await services.sessions.destroyAllForUser(q, user.name);
+    return services.sessions.create(q, { user: user.name, ip: http.ip, userAgent: http.userAgent, expirySeconds });
   });
   const fullName = user.full_name ?? user.name;
   http.setCookie('sid', sid, { httpOnly: true, maxAge: expirySeconds });
@@ -82,11 +83,14 @@ async function login(call: MethodCall): Promise<string> {
   return principal.userType === 'System User' ? 'Logged In' : 'No App';
 }
 
+/** Ends a session's live connections once the unit committed (docs/realtime.md). */
+type SessionRevoker = (ctx: DocContext, sid: string) => void;
+
 /** `logout`: ends the session, its live connections (after the commit) and expires the cookies. */
-async function logout(call: MethodCall): Promise<undefined> {
+async function logout(call: MethodCall, revokeSession: SessionRevoker): Promise<undefined> {
   if (call.http.sid) {
-    await call.site.sessions.destroy(call.ctx.q, call.http.sid);
-    call.site.realtime.revokeSession(call.ctx, call.http.sid);
+    await call.services.sessions.destroy(call.ctx.q, call.http.sid);
+    revokeSession(call.ctx, call.http.sid);
   }
   expireSessionCookies(call.http);
   return undefined;
@@ -102,13 +106,13 @@ async function logout(call: MethodCall): Promise<undefined> {
 async function getCsrfToken(call: MethodCall): Promise<string | null> {
   const sid = call.http.sid;
   if (sid === undefined) return null;
-  return (await call.site.db.transaction((q) => call.site.sessions.issueCsrfToken(q, sid))) ?? null;
+  return (await call.services.transaction((q) => call.services.sessions.issueCsrfToken(q, sid))) ?? null;
 }
 
 /** Login, logout, the current user and the liveness ping. */
-export function registerAuthMethods(methods: MethodRegistry): void {
+export function registerAuthMethods(methods: MethodRegistry, revokeSession: SessionRevoker): void {
   methods.register('login', login, { allowGuest: true, methods: ['POST'], ownTransactions: true, params: LOGIN, result: RESULTS.login });
-  methods.register('logout', logout, { allowGuest: true, methods: ['POST'] });
+  methods.register('logout', (call) => logout(call, revokeSession), { allowGuest: true, methods: ['POST'] });
   const pong = { allowGuest: true, usesDatabase: false, description: 'Liveness: answers "pong" without touching the database.', result: { const: 'pong' } };
   methods.register('ping', async () => 'pong', pong);
   methods.register('fw.ping', async () => 'pong', pong);

@@ -13,19 +13,19 @@ const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
  * stores none of them. Returns one name per document sent, in order (a child row: its parent's), as
  * the reference does; a parent named twice appears twice.
  */
-async function insertMany({ ctx, site, args }: MethodCall): Promise<string[]> {
+async function insertMany({ ctx, services, args }: MethodCall): Promise<string[]> {
   const docs = args.docs as unknown[];
   if (docs.length > INSERT_MANY_LIMIT) {
     throw new ValidationError(`Only ${INSERT_MANY_LIMIT} inserts allowed in one request (got ${docs.length})`);
   }
   const names: string[] = [];
-  for (const doc of docs) names.push(String((await insertClientDoc(ctx, site.documents, doc)).name));
+  for (const doc of docs) names.push(String((await insertClientDoc(ctx, services.documents, doc)).name));
   return names;
 }
 
 /** `bulk_update`: saves each `{doctype, docname, ...fields}`; refusals come back in `failed_docs`. */
-async function bulkUpdateMethod({ ctx, site, args }: MethodCall): Promise<BulkUpdateResult> {
-  return bulkUpdate(ctx, site.documents, args.docs as unknown[]);
+async function bulkUpdateMethod({ ctx, services, args }: MethodCall): Promise<BulkUpdateResult> {
+  return bulkUpdate(ctx, services.documents, args.docs as unknown[]);
 }
 
 /** The many-document writes of `fw.client`: insert_many, bulk_update. */

@@ -1,4 +1,4 @@
-import { docMethodArgs, invokeDocMethod } from '../doc-methods.js';
+import { docMethodArgs, invokeDocMethod, type DocMethodRegistry } from '../doc-methods.js';
 import { presentDoc } from '../../documents/present-document.js';
 import { FrappeTypeError } from '../../errors/index.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
@@ -52,12 +52,13 @@ function docMethodRequest({ args, http }: MethodCall): DocMethodRequest {
  * or on the client's copy, whose `modified` must be current. Answers `{"message": <return>,
  * "docs": [<document>]}` (v2: `data` and `docs`); the method's own verbs apply.
  */
-async function runDocMethod(call: MethodCall): Promise<unknown> {
-  const { ctx, site, http } = call;
+async function runDocMethod(call: MethodCall, docMethods: DocMethodRegistry): Promise<unknown> {
+  const { ctx, services, http } = call;
   const request = docMethodRequest(call);
   const outcome = await invokeDocMethod({
     ctx,
-    site,
+    services,
+    docMethods,
     http,
     doctype: request.doctype,
     name: request.name,
@@ -72,7 +73,7 @@ async function runDocMethod(call: MethodCall): Promise<unknown> {
 
 /** Document methods over RPC: `run_doc_method`. */
 export function registerClientDocMethods(methods: MethodRegistry): void {
-  methods.register('run_doc_method', runDocMethod, {
+  methods.register('run_doc_method', (call) => runDocMethod(call, methods.docMethods), {
     params: [
       { name: 'method', type: 'string', required: true },
       { name: 'dt', type: 'string' },

@@ -28,26 +28,26 @@ async function getCount({ ctx, args }: MethodCall): Promise<number> {
  * `get`: one document by name, or the first one matching `filters` (`{}` matches any). A Single
  * takes neither (its one document; a name other than its own is 404, filters are ignored).
  */
-async function getDoc({ ctx, site, args }: MethodCall): Promise<Doc> {
+async function getDoc({ ctx, services, args }: MethodCall): Promise<Doc> {
   const named = args.name !== undefined && args.name !== '';
   const target = named ? { name: String(args.name) } : filterArg(args.filters);
-  return presentDoc(await getDocumentBy(ctx, site.documents, String(args.doctype), target, args.parent as string | undefined), 'v1');
+  return presentDoc(await getDocumentBy(ctx, services.documents, String(args.doctype), target, args.parent as string | undefined), 'v1');
 }
 
 /** `get_value`: some fields of the first matching document; see getDocumentValues for the shapes. */
-async function getValue({ ctx, site, args }: MethodCall): Promise<unknown> {
+async function getValue({ ctx, services, args }: MethodCall): Promise<unknown> {
   const fields = fieldnameArg(args.fieldname);
   const target = filterArg(args.filters);
   const filters = target === undefined ? undefined : 'name' in target ? { name: target.name } : target.filters;
-  return getDocumentValues(ctx, site.documents, String(args.doctype), fields, filters, {
+  return getDocumentValues(ctx, services.documents, String(args.doctype), fields, filters, {
     asDict: args.as_dict !== false,
     parent: args.parent as string | undefined,
   });
 }
 
 /** `get_single_value`: one value of a Single DocType, empty ones cast as the reference does (417 for a DocType that is not one). */
-async function getSingleValue({ ctx, site, args }: MethodCall): Promise<unknown> {
-  return readSingleValue(ctx, site.documents, String(args.doctype), String(args.field));
+async function getSingleValue({ ctx, services, args }: MethodCall): Promise<unknown> {
+  return readSingleValue(ctx, services.documents, String(args.doctype), String(args.field));
 }
 
 /**
@@ -55,19 +55,19 @@ async function getSingleValue({ ctx, site, args }: MethodCall): Promise<unknown>
  * only for callers who may read the DocType; to others it is simply not permitted, so the answer
  * never reveals which names exist.
  */
-async function hasPermissionMethod({ ctx, site, args }: MethodCall): Promise<{ has_permission: boolean }> {
+async function hasPermissionMethod({ ctx, services, args }: MethodCall): Promise<{ has_permission: boolean }> {
   const meta = ctx.metas.get(String(args.doctype));
   const right = String(args.perm_type ?? 'read').toLowerCase();
   if (!(PERMISSION_TYPES as readonly string[]).includes(right)) {
     throw new DataError(`Unknown permission type ${right}: use one of ${PERMISSION_TYPES.join(', ')}`);
   }
   const name = String(args.docname);
-  const doc = await site.documents.load(ctx, meta.name, name);
+  const doc = await services.documents.load(ctx, meta.name, name);
   if (!doc) {
-    if (!(await site.documents.can(ctx, meta, 'read'))) return { has_permission: false };
+    if (!(await services.documents.can(ctx, meta, 'read'))) return { has_permission: false };
     throw new DoesNotExistError(`${meta.name} ${name} not found`, { doctype: meta.name });
   }
-  return { has_permission: await site.documents.can(ctx, meta, right as PermissionType, doc) };
+  return { has_permission: await services.documents.can(ctx, meta, right as PermissionType, doc) };
 }
 
 /** The read side of `fw.client`: get_list, get_count, get, get_value, get_single_value, has_permission. */

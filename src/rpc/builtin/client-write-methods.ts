@@ -30,7 +30,7 @@ export async function insertClientDoc(ctx: DocContext, service: DocumentService,
  * `fieldname` is a dict (or its JSON) of fields and `value` is not used. The dict form may carry `modified`, which then
  * must match (frappe-ui saves whole documents this way). Returns the whole document.
  */
-async function setValue({ ctx, site, args }: MethodCall): Promise<Doc> {
+async function setValue({ ctx, services, args }: MethodCall): Promise<Doc> {
   const doctype = String(args.doctype);
   const name = String(args.name);
   let values: Doc;
@@ -46,8 +46,8 @@ async function setValue({ ctx, site, args }: MethodCall): Promise<Doc> {
   }
   const meta = ctx.metas.get(doctype);
   const doc = meta.isChild
-    ? await updateChildRow(ctx, site.documents, doctype, name, values)
-    : await site.documents.update(ctx, doctype, name, values);
+    ? await updateChildRow(ctx, services.documents, doctype, name, values)
+    : await services.documents.update(ctx, doctype, name, values);
   return presentDoc(doc, 'v1');
 }
 
@@ -62,33 +62,33 @@ function parseDict(text: string): unknown {
 }
 
 /** `insert`: a new document from `doc` (which names its doctype); returns it as stored. */
-async function insert({ ctx, site, args }: MethodCall): Promise<Doc> {
-  return presentDoc(await insertClientDoc(ctx, site.documents, args.doc), 'v1');
+async function insert({ ctx, services, args }: MethodCall): Promise<Doc> {
+  return presentDoc(await insertClientDoc(ctx, services.documents, args.doc), 'v1');
 }
 
 /**
  * `save`: the whole document, as read earlier (so `modified` is checked); a document without a
  * name is inserted, as the reference's `Document.save` does.
  */
-async function save({ ctx, site, args }: MethodCall): Promise<Doc> {
+async function save({ ctx, services, args }: MethodCall): Promise<Doc> {
   const { doc, doctype, name } = documentArg(args.doc);
   // Without a name it is inserted (a Single's one document: saved).
-  if (name === undefined) return presentDoc(await site.documents.insert(ctx, doctype, doc), 'v1');
-  return presentDoc(await site.documents.update(ctx, doctype, name, doc), 'v1');
+  if (name === undefined) return presentDoc(await services.documents.insert(ctx, doctype, doc), 'v1');
+  return presentDoc(await services.documents.update(ctx, doctype, name, doc), 'v1');
 }
 
 /** `delete`: deletes a document (or a child row, saving its parent); answers nothing, so the body is `{}`. */
-async function deleteDoc({ ctx, site, args }: MethodCall): Promise<undefined> {
+async function deleteDoc({ ctx, services, args }: MethodCall): Promise<undefined> {
   const doctype = String(args.doctype);
   const meta = ctx.metas.get(doctype);
-  if (meta.isChild) await deleteChildRow(ctx, site.documents, doctype, String(args.name));
-  else await site.documents.delete(ctx, doctype, String(args.name));
+  if (meta.isChild) await deleteChildRow(ctx, services.documents, doctype, String(args.name));
+  else await services.documents.delete(ctx, doctype, String(args.name));
   return undefined;
 }
 
 /** `rename_doc`: renames a document and everything pointing at it; returns the new name. */
-async function renameDoc({ ctx, site, args }: MethodCall): Promise<string> {
-  return renameDocument(ctx, site.documents, String(args.doctype), String(args.old_name), String(args.new_name), {
+async function renameDoc({ ctx, services, args }: MethodCall): Promise<string> {
+  return renameDocument(ctx, services.documents, String(args.doctype), String(args.old_name), String(args.new_name), {
     merge: args.merge === true,
   });
 }

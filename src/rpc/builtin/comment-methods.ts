@@ -18,9 +18,9 @@ function text(value: unknown): string | undefined {
  * caller's right on the document (write, as for every POST document method), so the Comment is
  * inserted without a second check. Answers the Comment.
  */
-async function addComment({ ctx, site, doc, args }: DocMethodCall): Promise<Doc> {
+async function addComment({ ctx, services, doc, args }: DocMethodCall): Promise<Doc> {
   const commentType = text(args.comment_type) ?? 'Comment';
-  const comment = await site.documents.insert(
+  const comment = await services.documents.insert(
     ctx,
     COMMENT_DOCTYPE,
     {

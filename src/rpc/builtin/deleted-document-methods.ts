@@ -118,7 +118,7 @@ export async function restoreDeletedDocument(ctx: DocContext, documents: Documen
  * document method `restore` of Deleted Document (run_doc_method); POST only.
  */
 export function registerDeletedDocumentMethods(methods: MethodRegistry): void {
-  const restore = ({ ctx, site, args }: MethodCall) => restoreDeletedDocument(ctx, site.documents, String(args.name));
+  const restore = ({ ctx, services, args }: MethodCall) => restoreDeletedDocument(ctx, services.documents, String(args.name));
   methods.register(RESTORE_METHOD, restore, {
     methods: ['POST'],
     params: [{ name: 'name', type: 'string', required: true }],
@@ -126,8 +126,8 @@ export function registerDeletedDocumentMethods(methods: MethodRegistry): void {
   methods.registerDocMethod(
     DELETED_DOCUMENT_DOCTYPE,
     'restore',
-    async ({ ctx, site, doc }) => {
-      const restoredName = await restoreDeletedDocument(ctx, site.documents, String(doc.name));
+    async ({ ctx, services, doc }) => {
+      const restoredName = await restoreDeletedDocument(ctx, services.documents, String(doc.name));
       doc.restored = 1;
       doc.new_name = restoredName;
       return restoredName;

@@ -50,7 +50,7 @@ async function fullName(call: MethodCall): Promise<string> {
 }
 
 /** `fw.desk.boot`: the caller, their roles, and every non-child DocType they may read with their rights on it. */
-async function boot(call: MethodCall): Promise<object> {
+async function boot(call: MethodCall, siteName: string | null): Promise<object> {
   const { principal, metas } = call.ctx;
   const doctypes: BootDocType[] = [];
   for (const name of metas.names().sort()) {
@@ -67,7 +67,7 @@ async function boot(call: MethodCall): Promise<object> {
     roles: [...principal.roles].sort(),
     is_system_manager: principal.isAdministrator || principal.roles.has('System Manager'),
     // The Socket.IO namespace is the site name when one is configured (docs/realtime.md).
-    site_name: call.site.config.realtime.site_name,
+    site_name: siteName,
     doctypes,
   };
 }
@@ -105,8 +105,8 @@ async function getDocType(call: MethodCall): Promise<undefined> {
 }
 
 /** The admin UI's two metadata methods. */
-export function registerDeskMethods(methods: MethodRegistry): void {
-  methods.register('fw.desk.boot', boot, { methods: ['GET'] });
+export function registerDeskMethods(methods: MethodRegistry, siteName: string | null): void {
+  methods.register('fw.desk.boot', (call) => boot(call, siteName), { methods: ['GET'] });
   methods.register('fw.desk.form.load.getdoctype', getDocType, {
     methods: ['GET'],
     params: [{ name: 'doctype', type: 'string', required: true }],

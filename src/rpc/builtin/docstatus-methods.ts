@@ -12,33 +12,33 @@ const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
  * `fw.client.submit`: the whole document (with `modified`, which must be current) saved with
  * docstatus 1; a document without a name is inserted submitted. Returns the document.
  */
-async function submit({ ctx, site, args }: MethodCall): Promise<Doc> {
+async function submit({ ctx, services, args }: MethodCall): Promise<Doc> {
   const { doc, doctype, name } = documentArg(args.doc);
-  if (name === undefined) return presentDoc(await site.documents.insert(ctx, doctype, { ...doc, docstatus: 1 }), 'v1');
-  return presentDoc(await site.documents.submit(ctx, doctype, name, doc), 'v1');
+  if (name === undefined) return presentDoc(await services.documents.insert(ctx, doctype, { ...doc, docstatus: 1 }), 'v1');
+  return presentDoc(await services.documents.submit(ctx, doctype, name, doc), 'v1');
 }
 
 /** `fw.client.cancel`: cancels the stored document; returns it. */
-async function cancel({ ctx, site, args }: MethodCall): Promise<Doc> {
-  return presentDoc(await site.documents.cancel(ctx, String(args.doctype), String(args.name)), 'v1');
+async function cancel({ ctx, services, args }: MethodCall): Promise<Doc> {
+  return presentDoc(await services.documents.cancel(ctx, String(args.doctype), String(args.name)), 'v1');
 }
 
 /**
  * The document method `submit`: saves the document as the method sees it (stored, overlaid with
  * the client's `docs`) with docstatus 1, and answers it, as the reference's `Document.submit` does.
  */
-async function submitMethod({ ctx, site, doc }: DocMethodCall): Promise<Doc> {
-  return presentDoc(await site.documents.submit(ctx, String(doc.doctype), String(doc.name), doc), 'v1');
+async function submitMethod({ ctx, services, doc }: DocMethodCall): Promise<Doc> {
+  return presentDoc(await services.documents.submit(ctx, String(doc.doctype), String(doc.name), doc), 'v1');
 }
 
 /** The document method `cancel`: cancels the stored document and answers it. */
-async function cancelMethod({ ctx, site, doc }: DocMethodCall): Promise<Doc> {
-  return presentDoc(await site.documents.cancel(ctx, String(doc.doctype), String(doc.name)), 'v1');
+async function cancelMethod({ ctx, services, doc }: DocMethodCall): Promise<Doc> {
+  return presentDoc(await services.documents.cancel(ctx, String(doc.doctype), String(doc.name)), 'v1');
 }
 
 /** The document method `discard`: sets the stored draft to cancelled and answers it. */
-async function discardMethod({ ctx, site, doc }: DocMethodCall): Promise<Doc> {
-  return presentDoc(await site.documents.discard(ctx, String(doc.doctype), String(doc.name)), 'v1');
+async function discardMethod({ ctx, services, doc }: DocMethodCall): Promise<Doc> {
+  return presentDoc(await services.documents.discard(ctx, String(doc.doctype), String(doc.name)), 'v1');
 }
 
 /**

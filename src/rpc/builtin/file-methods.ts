@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
 import { presentDoc } from '../../documents/present-document.js';
 import { ValidationError } from '../../errors/index.js';
-import { createFileDocument } from '../../files/create-file-document.js';
+import { createFileDocument, type FileServices } from '../../files/create-file-document.js';
 import { UploadedFile } from '../../files/uploaded-file.js';
-import { siteSettings } from '../../site/site-settings.js';
-import type { MethodCall, MethodOptions, MethodRegistry } from '../method-registry.js';
+import type { MethodCall, MethodOptions, MethodRegistry, MethodServices } from '../method-registry.js';
+
+/** What storing a File takes of the method services: the write runner, documents, the file store. */
+const fileServices = (services: MethodServices): FileServices => ({ units: services, documents: services.documents, files: services.files });
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
@@ -13,8 +15,8 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v.tri
  * call), or `file_url` to register an existing or remote file; `is_private`, `folder`, and
  * `doctype` + `docname` (+ `fieldname`) to attach it. Answers the File document.
  */
-async function uploadFile({ ctx, args, site }: MethodCall): Promise<unknown> {
-  const stored = await createFileDocument({ units: site, documents: site.documents, files: site.files }, ctx, {
+async function uploadFile({ ctx, args, services }: MethodCall): Promise<unknown> {
+  const stored = await createFileDocument(fileServices(services), ctx, {
     upload: args.file instanceof UploadedFile ? args.file : undefined,
     fileUrl: text(args.file_url),
     fileName: text(args.file_name),
@@ -42,15 +44,15 @@ function decodeFiledata(data: string, base64: boolean): Buffer {
  * `fw.client.attach_file`: a File from `filedata` attached to `doctype`/`docname`; with
  * `docfield`, that field of the document is set to the new file_url (as the reference does).
  */
-async function attachFile({ ctx, args, site }: MethodCall): Promise<unknown> {
-  const store = site.files;
+async function attachFile({ ctx, args, services }: MethodCall): Promise<unknown> {
+  const store = services.files;
   const bytes = decodeFiledata(String(args.filedata), args.decode_base64 === true);
   const upload = await UploadedFile.receive(store, Readable.from([bytes]), String(args.filename), {
-    maxBytes: (await siteSettings(site)).max_file_size,
+    maxBytes: (await services.settings()).max_file_size,
   });
   let failed = true;
   try {
-    const stored = await createFileDocument({ units: site, documents: site.documents, files: store }, ctx, {
+    const stored = await createFileDocument(fileServices(services), ctx, {
       upload,
       isPrivate: args.is_private === true,
       folder: text(args.folder),

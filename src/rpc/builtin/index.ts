@@ -1,3 +1,5 @@
+import type { TokenCache } from '../../auth/token-cache.js';
+import type { DocContext } from '../../documents/doc-context.js';
 import type { MethodRegistry } from '../method-registry.js';
 import { registerAuthMethods } from './auth-methods.js';
 import { registerClientMethods } from './client-methods.js';
@@ -14,10 +16,24 @@ import { registerLinkMethods } from './link-methods.js';
 import { registerRealtimeMethods } from './realtime-methods.js';
 import { registerUserMethods } from './user-methods.js';
 
+/**
+ * The few pieces of the site that only built-in methods use, beyond the services every handler
+ * gets (docs/architecture.md, "Method services"): handed over once, at registration, so no handler
+ * ever holds the site.
+ */
+export interface BuiltinInternals {
+  /** Verified API tokens; `generate_keys` clears it once a new secret committed. */
+  readonly tokenCache: TokenCache;
+  /** The realtime site name (`site_config.json` `site_name`), for `fw.desk.boot`. */
+  readonly siteName: string | null;
+  /** Ends a session's live connections once `ctx`'s unit committed (the realtime publisher's); for `logout`. */
+  revokeSession(ctx: DocContext, sid: string): void;
+}
+
 /** Registers every built-in method; apps register theirs through the same registry. */
-export function registerBuiltinMethods(methods: MethodRegistry): void {
-  registerAuthMethods(methods);
-  registerUserMethods(methods);
+export function registerBuiltinMethods(methods: MethodRegistry, internals: BuiltinInternals): void {
+  registerAuthMethods(methods, internals.revokeSession);
+  registerUserMethods(methods, internals.tokenCache);
   registerClientMethods(methods);
   registerDocstatusMethods(methods);
   registerFileMethods(methods);
@@ -29,5 +45,5 @@ export function registerBuiltinMethods(methods: MethodRegistry): void {
   registerDeskReportviewMethods(methods);
   registerFormLoadMethods(methods);
   registerRealtimeMethods(methods);
-  registerDeskMethods(methods);
+  registerDeskMethods(methods, internals.siteName);
 }

@@ -9,18 +9,18 @@ import { fieldnameArg } from './client-args.js';
  * the caller may read the document. Needs select or read on the DocType (403 otherwise), since
  * the answer tells whether a name exists.
  */
-async function validateLink({ ctx, site, args }: MethodCall): Promise<Record<string, unknown>> {
+async function validateLink({ ctx, services, args }: MethodCall): Promise<Record<string, unknown>> {
   const meta = ctx.metas.get(String(args.doctype));
-  if (!(await site.documents.can(ctx, meta, 'select')) && !(await site.documents.can(ctx, meta, 'read'))) {
+  if (!(await services.documents.can(ctx, meta, 'select')) && !(await services.documents.can(ctx, meta, 'read'))) {
     throw new PermissionError(`You do not have Read or Select Permissions for ${meta.name}`, { doctype: meta.name });
   }
   const docname = String(args.docname);
-  const stored = (await site.documents.load(ctx, meta.name, docname))?.name;
+  const stored = (await services.documents.load(ctx, meta.name, docname))?.name;
   const values: Record<string, unknown> = { name: stored ?? null };
   const fields = args.fields === undefined || args.fields === null || args.fields === '' ? [] : fieldnameArg(args.fields, 'fields');
   if (stored === undefined || fields.length === 0) return values;
   try {
-    const found = await getDocumentValues(ctx, site.documents, meta.name, fields, { name: String(stored) }, { asDict: true });
+    const found = await getDocumentValues(ctx, services.documents, meta.name, fields, { name: String(stored) }, { asDict: true });
     Object.assign(values, found);
   } catch (err) {
     // A caller who may select but not read the document still learns that it exists, as in the reference.

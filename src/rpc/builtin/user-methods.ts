@@ -1,5 +1,6 @@
 import { issueApiKeys } from '../../auth/issue-api-keys.js';
 import { BUILT_IN_USERS } from '../../auth/principal.js';
+import type { TokenCache } from '../../auth/token-cache.js';
 import { PermissionError } from '../../errors/index.js';
 import { AUTOMATIC_ROLES } from '../../permissions/automatic-roles.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
@@ -8,7 +9,7 @@ import type { MethodCall, MethodRegistry } from '../method-registry.js';
  * `generate_keys`: a new API secret for a user (a System Manager for anyone, any user for
  * themselves); a new call replaces the secret, and the old one fails from the next request on.
  */
-async function generateKeys({ ctx, args, site }: MethodCall): Promise<{ api_key: string; api_secret: string }> {
+async function generateKeys({ ctx, args }: MethodCall, tokenCache: TokenCache): Promise<{ api_key: string; api_secret: string }> {
   const user = String(args.user);
   const { principal } = ctx;
   if (!principal.roles.has('System Manager') && !principal.isAdministrator && principal.user !== user) {
@@ -20,7 +21,7 @@ async function generateKeys({ ctx, args, site }: MethodCall): Promise<{ api_key:
   const { apiKey, apiSecret } = await issueApiKeys(ctx.q, ctx.dialect, user);
   // The replaced secret stops working at this process's next request, not when its cached
   // verification would expire (docs/security.md, "Authentication").
-  ctx.unit.afterCommit(() => site.tokenCache.clear());
+  ctx.unit.afterCommit(() => tokenCache.clear());
   return { api_key: apiKey, api_secret: apiSecret };
 }
 
@@ -35,8 +36,8 @@ async function getAllRoles({ ctx }: MethodCall): Promise<string[]> {
 }
 
 /** User-related methods. */
-export function registerUserMethods(methods: MethodRegistry): void {
-  methods.register('fw.core.doctype.user.user.generate_keys', generateKeys, {
+export function registerUserMethods(methods: MethodRegistry, tokenCache: TokenCache): void {
+  methods.register('fw.core.doctype.user.user.generate_keys', (call) => generateKeys(call, tokenCache), {
     methods: ['POST'],
     params: [{ name: 'user', type: 'string', required: true }],
   });

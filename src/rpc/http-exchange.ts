@@ -1,0 +1,19 @@
+/** HTTP verbs a method may allow. */
+export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** What a method sees of the HTTP exchange: enough for login and logout, nothing of Fastify. */
+export interface HttpExchange {
+  /** The verb of the request; document methods check it against the verbs they allow. */
+  readonly verb: HttpVerb;
+  /** The API conventions of the URL: `/api/v2/…` answers in v2 form (bodies keep nulls, `messages`). */
+  readonly apiVersion: 'v1' | 'v2';
+  readonly ip: string;
+  readonly userAgent: string | undefined;
+  /** The session id the request came with, if it had a live session. */
+  readonly sid: string | undefined;
+  readonly secure: boolean;
+  setCookie(name: string, value: string, options: { httpOnly?: boolean; maxAge?: number }): void;
+  clearCookie(name: string): void;
+  /** Extra top-level keys of the response body (login adds `home_page`, `full_name`). */
+  extraBody: Record<string, unknown>;
+}
