@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { serveClusterMetrics } from '../metrics/cluster-metrics.js';
 import { relayRealtimeBetweenWorkers } from '../realtime/cluster-relay.js';
 import type { ProcessLog } from './process-log.js';
 import { RestartBackoff } from './restart-backoff.js';
@@ -52,8 +53,11 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): Promise<numbe
   return new Promise<number>((resolve) => {
     // Realtime events published in one worker reach the clients of every worker (docs/realtime.md).
     const stopRelay = relayRealtimeBetweenWorkers();
+    // A scrape of /metrics reaching any worker answers every worker's series (docs/deployment.md "Metrics").
+    const stopMetrics = serveClusterMetrics();
     const finish = () => {
       stopRelay();
+      stopMetrics();
       for (const s of STOP_SIGNALS) process.off(s, onSignal);
       cluster.off('listening', onListening);
       cluster.off('exit', onExit);

@@ -101,6 +101,8 @@ class BodyWatch {
     // Nobody may be awaiting it at the moment it fails; the reader learns of it through `error`.
     this.failed.catch(() => undefined);
     raw.on('close', this.#onClose);
+    // The client may have gone while the caller was being authenticated.
+    if (raw.destroyed) this.#onClose();
     // A timeout listener on the request keeps Node from destroying the socket, so a 408 can still go out.
     if (idleMs > 0 && setConnectionTimeout(req, idleMs)) raw.on('timeout', this.#onIdle);
   }

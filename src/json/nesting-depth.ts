@@ -89,9 +89,12 @@ const isPlainObject = (value: object) => {
  * stack of its own; objects of other classes (a staged upload) are not entered.
  */
 export function valueNestingExceeds(value: unknown, limit = MAX_JSON_DEPTH): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
+  // Two parallel stacks rather than one of pairs: a large body allocates nothing per value.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = depths.pop()!;
     if (typeof current === 'string') {
       if (looksLikeJson(current) && textNestingExceeds(current, limit)) return true;
       continue;
@@ -100,7 +103,10 @@ export function valueNestingExceeds(value: unknown, limit = MAX_JSON_DEPTH): boo
     const isArray = Array.isArray(current);
     if (!isArray && !isPlainObject(current)) continue;
     if (depth + 1 > limit) return true;
-    for (const item of isArray ? current : Object.values(current)) stack.push([item, depth + 1]);
+    for (const item of isArray ? current : Object.values(current)) {
+      values.push(item);
+      depths.push(depth + 1);
+    }
   }
   return false;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PermissionError } from '../errors/index.js';
 import { authenticate } from '../http/authenticate.js';
 import type { Site } from '../site/site.js';
+import { clusterMetricsText } from './cluster-metrics.js';
 import { siteMetrics } from './site-metrics.js';
 
 /** The URLs that answer the metrics: the conventional one and the method paths of both prefixes. */
@@ -62,7 +63,8 @@ export function registerMetrics(app: FastifyInstance, site: Site): void {
   });
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     await authorize(site, req);
-    const text = await metrics.registry.metrics();
+    // Under `fw serve --workers N`, every worker's series by way of the primary; else this process's.
+    const text = (await clusterMetricsText()) ?? (await metrics.registry.metrics());
     return reply.type(metrics.registry.contentType).send(text);
   };
   for (const url of METRICS_URLS) app.get(url, handler);

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { countJobs } from '../jobs/job-store.js';
+import { offerToCluster } from './cluster-metrics.js';
 import type { Site } from '../site/site.js';
 
 /** Request durations in seconds: from a cache hit to a slow report (docs/deployment.md "Metrics"). */
@@ -73,6 +74,7 @@ export class SiteMetrics {
         for (const [status, count] of Object.entries(counts)) this.set({ status }, count);
       },
     });
+    offerToCluster(registry);
   }
 
   /** Records one answered request. `route` is the route's pattern, never the URL itself. */

@@ -57,6 +57,8 @@ for (const dialect of testDialects()) {
     test('a Single, a User with its child table, and method calls', async () => {
       const single = await t.request({ method: 'GET', url: '/api/resource/System%20Settings/System%20Settings' });
       assertMatchesDescription(spec, single, 'GET', '/api/resource/System%20Settings/System%20Settings');
+      const doctype = await t.request({ method: 'GET', url: '/api/resource/DocType/ToDo' });
+      assertMatchesDescription(spec, doctype, 'GET', '/api/resource/DocType/{name}');
       const user = await t.request({ method: 'GET', url: '/api/v2/document/User/Administrator' });
       assertMatchesDescription(spec, user, 'GET', '/api/v2/document/User/{name}');
       const list = await t.request({ method: 'POST', url: '/api/method/fw.client.get_list', body: { doctype: 'User', fields: ['name'] } });

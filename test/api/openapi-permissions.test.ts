@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { validate } from '@readme/openapi-parser';
 import { testDialects } from '../helpers/dialects.js';
 import { dataOf } from '../helpers/document-api.js';
 import { fetchDescription } from '../helpers/openapi-check.js';
@@ -59,6 +60,8 @@ for (const dialect of testDialects()) {
       assert.ok(spec.components.schemas.AuditNote.properties.title);
       assert.equal(spec.components.schemas.AuditNote.properties.verdict, undefined, 'permlevel 1 is hidden');
       assert.ok(!JSON.stringify(spec).includes(SECRET), 'nothing names the secret DocType');
+      const valid = await validate(structuredClone(spec) as never);
+      assert.ok(valid.valid, `a narrowed description is still valid: ${JSON.stringify(valid).slice(0, 2000)}`);
 
       const full = await fetchDescription(t, auditor.auth);
       assert.deepEqual(Object.keys(full.paths[note]).sort(), ['get', 'post']);
@@ -76,6 +79,16 @@ for (const dialect of testDialects()) {
       assert.equal(spec.paths['/api/method/fw.client.get_list'], undefined);
       assert.equal(spec.paths[`/api/resource/${encodeURIComponent(NOTE)}`], undefined);
       assert.deepEqual(spec.paths['/api/method/login'].post.security[0], {}, 'login needs no credentials');
+      const text = JSON.stringify(spec);
+      assert.ok(!text.includes(NOTE) && !text.includes(SECRET), 'no DocType of the site is named to Guest');
+    });
+
+    test('users with the same roles share one description, which names none of them', async () => {
+      const twin = await createUser(t, 'oa-twin@example.com', { roles: ['Note Reader'] });
+      const first = await t.request({ method: 'GET', url: '/api/openapi.json', anonymous: true, headers: { authorization: reader.auth } });
+      const second = await t.request({ method: 'GET', url: '/api/openapi.json', anonymous: true, headers: { authorization: twin.auth } });
+      assert.equal(second.headers.etag, first.headers.etag);
+      for (const user of [reader.name, twin.name]) assert.ok(!second.body.includes(user), `${user} is not named`);
     });
 
     test('answers carry an ETag per role set; If-None-Match gives 304; a DocType change gives a new one', async () => {

@@ -121,7 +121,8 @@ export function buildOpenApi(input: DescribeInput): OpenApiObject {
       title: 'fw',
       version: input.version,
       description:
-        `The REST API of this fw site as ${input.principal.user} may use it: Frappe-compatible v1 (\`/api/resource\`, ` +
+        // No user name: the description is shared by everyone with the same roles (openapi-cache.ts).
+        'The REST API of this fw site as the caller may use it: Frappe-compatible v1 (`/api/resource`, ' +
         '`/api/method`) and v2 (`/api/v2/...`). See docs/api.md and docs/openapi.md.',
     },
     servers: [{ url: '/' }],

@@ -18,6 +18,11 @@ export class ComponentNames {
     }
   }
 
+  /** True when `doctype` has schemas in this description. */
+  has(doctype: string): boolean {
+    return this.#byDocType.has(doctype);
+  }
+
   /** The base component name of `doctype` (its read schema); `Create`, `Update`, `ListRow` follow it. */
   of(doctype: string): string {
     const name = this.#byDocType.get(doctype);

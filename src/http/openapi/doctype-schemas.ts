@@ -47,9 +47,10 @@ function base(meta: Meta, title: string): JsonSchema {
  */
 export function doctypeSchemas(meta: Meta, levels: FieldLevels, names: ComponentNames): Record<string, JsonSchema> {
   const name = names.of(meta.name);
-  const child = (doctype: string) => names.of(doctype);
-  const childCreate = (doctype: string) => `${names.of(doctype)}Create`;
-  const childUpdate = (doctype: string) => `${names.of(doctype)}Update`;
+  // A table whose child DocType is missing (an app's broken definition) still gets a schema: any document.
+  const child = (doctype: string) => (names.has(doctype) ? names.of(doctype) : 'FwDocument');
+  const childCreate = (doctype: string) => (names.has(doctype) ? `${names.of(doctype)}Create` : 'FwDocumentInput');
+  const childUpdate = (doctype: string) => (names.has(doctype) ? `${names.of(doctype)}Update` : 'FwDocumentInput');
 
   const readProps: Record<string, JsonSchema> = standardProperties(meta);
   const createProps: Record<string, JsonSchema> = {

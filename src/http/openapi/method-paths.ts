@@ -2,7 +2,7 @@ import type { MethodDefinition } from '../../rpc/method-registry.js';
 import { messageEnvelope, methodDataEnvelope } from './common-components.js';
 import { COMMON_ERRORS, WRITE_ERRORS } from './error-responses.js';
 import type { JsonSchema, OpenApiObject } from './json-schema.js';
-import { idPart, operation, pathParameter } from './operation.js';
+import { operation, pathParameter } from './operation.js';
 
 type PathItems = Record<string, Record<string, OpenApiObject>>;
 
@@ -37,7 +37,8 @@ function methodOperation(def: MethodDefinition, verb: string, style: 'v1' | 'v2'
   const body: JsonSchema = { ...def.schema, additionalProperties: true };
   const get = verb === 'GET';
   const op = operation({
-    operationId: `${style === 'v2' ? 'v2_' : ''}${idPart(def.path)}_${verb.toLowerCase()}`,
+    // A colon never occurs in a method path, so each (path, verb, version) has its own id.
+    operationId: `${style === 'v2' ? 'v2method' : 'method'}:${def.path}:${verb.toLowerCase()}`,
     summary: summaryOf(def),
     description: [
       def.description?.split('\n').slice(1).join('\n').trim(),

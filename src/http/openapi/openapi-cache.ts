@@ -10,7 +10,6 @@ import type { OpenApiObject } from './json-schema.js';
 
 /** A built description in both serialisations, each with its ETag. */
 export interface DescribedApi {
-  readonly document: OpenApiObject;
   readonly json: string;
   readonly jsonEtag: string;
   /** Serialised on first request: most callers want JSON only. */
@@ -36,12 +35,13 @@ export function fwVersion(): string {
   return version;
 }
 
-const MAX_ENTRIES = 64;
+/** A description weighs up to a few hundred kilobytes of text: a handful of role sets is what a site has. */
+const MAX_ENTRIES = 16;
 
 /**
  * Descriptions by (metadata version, method registrations, role set, `?doctype=`): everyone with
  * the same roles sees the same description (docs/openapi.md "Caching"), so it is built once per
- * role set until a DocType or a method changes. At most 64 are kept, the oldest dropped first.
+ * role set until a DocType or a method changes. At most 16 are kept, the oldest dropped first.
  */
 export class OpenApiCache {
   readonly #entries = new Map<string, DescribedApi>();
@@ -72,15 +72,15 @@ export class OpenApiCache {
       version: fwVersion(),
       extraPaths: this.#extraPaths(),
     });
+    // Only the text is kept: the document's objects would weigh several times more.
     const json = JSON.stringify(document);
     let yaml: { text: string; etag: string } | undefined;
     const entry: DescribedApi = {
-      document,
       json,
       jsonEtag: etagOf(json),
       yaml() {
         if (!yaml) {
-          const text = stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+          const text = stringify(JSON.parse(json), { aliasDuplicateObjects: false, lineWidth: 0 });
           yaml = { text, etag: etagOf(text) };
         }
         return yaml;

@@ -45,8 +45,3 @@ export function operation(spec: OperationSpec): OpenApiObject {
 export function pathParameter(name: string, description: string): OpenApiObject {
   return { name, in: 'path', required: true, description, schema: { type: 'string' } };
 }
-
-/** A name for operationIds made of an arbitrary path: letters, digits and underscores only. */
-export function idPart(text: string): string {
-  return text.replace(/[^A-Za-z0-9]+/g, '_');
-}

@@ -39,7 +39,8 @@ function listEnvelope(row: JsonSchema, style: Style): JsonSchema {
 
 /** Operations of one version for one DocType (`view`) or for any (`view` undefined: templated paths). */
 function versionPaths(base: string, style: Style, view: DocTypeView | undefined, idBase: string): PathItems {
-  const suffix = style === 'v2' ? 'V2' : base === '/api/v1/resource' ? 'V1' : '';
+  // A separator DocType names cannot produce, so `list` + `Foo` + `_v2` never meets `list` + `FooV2`.
+  const suffix = style === 'v2' ? '_v2' : base === '/api/v1/resource' ? '_v1' : '';
   const tags = view ? [view.meta.name] : ['Documents'];
   const doctypeParam = view ? [] : [pathParameter('doctype', 'The DocType.')];
   const collection = view ? `${base}/${encodeURIComponent(view.meta.name)}` : `${base}/{doctype}`;

@@ -70,6 +70,7 @@ async function attachFile({ ctx, args, site }: MethodCall): Promise<unknown> {
 /** File methods: `upload_file` (POST only) and `fw.client.attach_file` (POST, PUT). */
 export function registerFileMethods(methods: MethodRegistry): void {
   const uploadOptions: MethodOptions = {
+    description: 'Uploads a file (multipart part `file`), or registers `file_url`, optionally attached to a document (docs/files.md).',
     methods: ['POST'],
     // Bytes are placed and the File stored in a transaction of its own, so a failure anywhere,
     // commit included, can take the bytes back.
@@ -87,6 +88,7 @@ export function registerFileMethods(methods: MethodRegistry): void {
   methods.register('upload_file', uploadFile, uploadOptions);
   methods.register('fw.handler.upload_file', uploadFile, uploadOptions);
   methods.register('fw.client.attach_file', attachFile, {
+    description: 'Stores a file sent as text (base64 with `decode_base64`) and attaches it to a document (docs/files.md).',
     methods: ['POST', 'PUT'],
     ownTransactions: true,
     params: [

@@ -32,6 +32,7 @@ async function validateLink({ ctx, site, args }: MethodCall): Promise<Record<str
 /** Link validation: validate_link. */
 export function registerLinkMethods(methods: MethodRegistry): void {
   methods.register('fw.client.validate_link', validateLink, {
+    description: 'Whether a linked document exists: `{"name": <name> | null}` plus the values of `fields`.',
     params: [
       { name: 'doctype', type: 'string', required: true },
       { name: 'docname', type: 'string', required: true },
