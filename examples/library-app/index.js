@@ -68,7 +68,7 @@ export default {
         });
         return rows.map((row) => row.title);
       },
-      { methods: ['GET'] },
+      { methods: ['GET'], description: 'The titles of the available books the caller may read, by title.' },
     );
 
     // POST /api/method/library.api.lend {book, user}: lends a book, recording the loan.
@@ -88,9 +88,10 @@ export default {
       },
       {
         methods: ['POST'],
+        description: 'Lends a book to a user and records the loan; a book already lent is refused (417).',
         params: [
-          { name: 'book', type: 'string', required: true },
-          { name: 'user', type: 'string', required: true },
+          { name: 'book', type: 'string', required: true, description: 'The Book.' },
+          { name: 'user', type: 'string', required: true, description: 'The User who borrows it.' },
         ],
       },
     );

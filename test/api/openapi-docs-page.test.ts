@@ -72,6 +72,24 @@ for (const dialect of testDialects()) {
         // An opened operation shows its parameters and its response schemas.
         await page.locator('.opblock-summary-path[data-path="/api/resource/ToDo/{name}"]').first().click();
         await page.locator('.opblock-body .responses-table').first().waitFor();
+        // "Try it out" writes with the session cookie: the page adds the session's CSRF token, which a
+        // session that was issued one must send (docs/security.md "Sessions and CSRF").
+        const outcome = await page.evaluate(async () => {
+          const g = globalThis as unknown as {
+            fwCsrfInterceptor(r: { method: string; url: string; headers: Record<string, string> }): Promise<{ headers: Record<string, string> }>;
+            fetch: typeof fetch;
+          };
+          const request = await g.fwCsrfInterceptor({ method: 'POST', url: '/api/resource/ToDo', headers: { 'Content-Type': 'application/json' } });
+          // No named helper functions here: the test's compiler would wrap them in a helper the page lacks.
+          const statuses: number[] = [];
+          for (const headers of [request.headers, { 'Content-Type': 'application/json' }]) {
+            const res = await g.fetch('/api/resource/ToDo', { method: 'POST', headers, body: JSON.stringify({ description: 'from the docs page' }) });
+            statuses.push(res.status);
+          }
+          return { token: request.headers['X-Frappe-CSRF-Token'], with: statuses[0], without: statuses[1] };
+        });
+        assert.match(String(outcome.token), /.{16,}/);
+        assert.deepEqual([outcome.with, outcome.without], [200, 400]);
         assert.deepEqual(problems, []);
       } finally {
         await browser.close();

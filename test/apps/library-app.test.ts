@@ -1,8 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { validate } from '@readme/openapi-parser';
 import { testDialects } from '../helpers/dialects.js';
 import { assertError, dataOf, insertDoc, readDoc, resourceUrl, serverMessages, storedCount, type Json } from '../helpers/document-api.js';
 import { callMethod, messageOf } from '../helpers/method-calls.js';
+import { assertMatchesDescription, fetchDescription } from '../helpers/openapi-check.js';
 import { actAs, createRole, createUser, query, type ActingUser } from '../helpers/permission-users.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 import { LIBRARY_APP, openWithApps } from './app-site.js';
@@ -128,6 +130,21 @@ for (const dialect of testDialects()) {
       const titles = messageOf(await callMethod(t, 'GET', 'library.api.available_books', {}, reader.auth)) as string[];
       assert.ok(titles.includes('Dune'));
       assertError(await actAs(t, reader, { method: 'POST', url: resourceUrl('Book'), body: { title: 'Mine' } }), 403, 'PermissionError');
+    });
+
+    test("the API description holds the app's DocTypes and methods, and stays valid", async () => {
+      const spec = await fetchDescription(t);
+      assert.ok((await validate(structuredClone(spec) as never)).valid);
+      assert.ok(spec.paths['/api/resource/Book'].post);
+      assert.equal(spec.components.schemas.Book.properties.loans.items.$ref, '#/components/schemas/BookLoan');
+      const lend = spec.paths['/api/method/library.api.lend'].post;
+      assert.match(lend.summary, /^Lends a book/);
+      assert.deepEqual(lend.requestBody.content['application/json'].schema.required, ['book', 'user']);
+      assert.deepEqual(Object.keys(spec.paths['/api/method/library.api.available_books']), ['get']);
+      const titles = await callMethod(t, 'GET', 'library.api.available_books', {}, reader.auth);
+      assertMatchesDescription(spec, titles, 'GET', '/api/method/library.api.available_books');
+      const readerSpec = await fetchDescription(t, reader.auth);
+      assert.equal(readerSpec.paths['/api/resource/Book'].post, undefined, 'a reader may not create books');
     });
 
     test('a view of the site opened before the app was listed answers none of its methods', async () => {

@@ -55,13 +55,34 @@ const PAGE = `<!doctype html>
 
 // Same-origin requests carry the session cookie; the validator badge would call a third-party site.
 // Tags start closed, with a filter box: a site has a tag per DocType and hundreds of operations.
-const INIT = `window.ui = SwaggerUIBundle({
+// "Try it out" writes with the session cookie carry its CSRF token (docs/security.md "Sessions and
+// CSRF"), asked for once; calls made with a token or Basic header need none.
+const INIT = `let csrfToken;
+async function sessionCsrfToken() {
+  if (csrfToken === undefined) {
+    const res = await fetch('/api/method/fw.auth.get_csrf_token', { credentials: 'same-origin' });
+    csrfToken = res.ok ? (await res.json()).message || null : null;
+  }
+  return csrfToken;
+}
+window.fwCsrfInterceptor = async function (request) {
+  const verb = (request.method || 'GET').toUpperCase();
+  const headers = request.headers || (request.headers = {});
+  const authorized = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+  if (verb !== 'GET' && verb !== 'HEAD' && !authorized) {
+    const token = await sessionCsrfToken();
+    if (token) headers['X-Frappe-CSRF-Token'] = token;
+  }
+  return request;
+};
+window.ui = SwaggerUIBundle({
   url: '/api/openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   docExpansion: 'none',
   filter: true,
   validatorUrl: null,
+  requestInterceptor: window.fwCsrfInterceptor,
   presets: [SwaggerUIBundle.presets.apis],
   layout: 'BaseLayout'
 });
