@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
+import type { DocumentService } from '../documents/document-service.js';
+import type { UnitRunner } from '../documents/unit-runner.js';
 import type { Doc } from '../meta/doctype.js';
-import type { Site } from '../site/site.js';
 import type { FileStore } from './file-store.js';
 import { FILE_DOCTYPE } from './file-rows.js';
 import { placeUpload } from './place-upload.js';
@@ -20,6 +21,13 @@ export interface NewFile {
   readonly setAttachedField?: boolean;
 }
 
+/** What storing a File needs of the site: its transaction runner, documents and file store. */
+export interface FileServices {
+  readonly units: Pick<UnitRunner, 'write'>;
+  readonly documents: DocumentService;
+  readonly files: FileStore;
+}
+
 /** Who asks, and the session they came with. */
 export interface Requester {
   readonly principal: Principal;
@@ -32,8 +40,9 @@ export interface Requester {
  * caller's transaction so that, whatever fails, commit included, the bytes this call placed are
  * removed again (an after-rollback callback) and nothing is left behind.
  */
-export async function createFileDocument(site: Site, store: FileStore, who: Requester, file: NewFile): Promise<Doc> {
-  return site.write(
+export async function createFileDocument(services: FileServices, who: Requester, file: NewFile): Promise<Doc> {
+  const { units, documents, files: store } = services;
+  return units.write(
     who.principal,
     async (ctx) => {
       const data: Doc = {
@@ -56,9 +65,9 @@ export async function createFileDocument(site: Site, store: FileStore, who: Requ
         data.file_url = placed.file.url;
         data.file_name = placed.fileName;
       }
-      const stored = await site.documents.insert(ctx, FILE_DOCTYPE, data);
+      const stored = await documents.insert(ctx, FILE_DOCTYPE, data);
       if (file.setAttachedField && file.attachedToDoctype && file.attachedToName && file.attachedToField) {
-        await site.documents.update(ctx, file.attachedToDoctype, file.attachedToName, { [file.attachedToField]: stored.file_url });
+        await documents.update(ctx, file.attachedToDoctype, file.attachedToName, { [file.attachedToField]: stored.file_url });
       }
       return stored;
     },

@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { DoesNotExistError } from '../errors/index.js';
 import { registerRealtime } from '../realtime/index.js';
+import { SOCKET_IO_PATH } from '../realtime/socket-server.js';
 import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, registerBodyIdleTimeout } from './body-idle-timeout.js';
@@ -16,6 +17,7 @@ import { lingerAfterAnswer } from './linger.js';
 import { serializeRequest } from './log-redaction.js';
 import { registerNestingGuard } from './nesting-guard.js';
 import { setSecurityHeaders } from './security-headers.js';
+import { serveOtherUpgradesAsHttp } from './upgrade-fallback.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
 import { registerMetrics } from '../metrics/metrics-routes.js';
@@ -131,6 +133,8 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   registerFileRoutes(app, site);
   // Socket.IO on this app's server and the event stream (docs/realtime.md).
   registerRealtime(app, site);
+  // Other requests carrying `Upgrade` are answered as plain HTTP rather than dropped.
+  serveOtherUpgradesAsHttp(app.server, (url) => url.startsWith(`${SOCKET_IO_PATH}/`));
   // The OpenAPI description, its reference page and method discovery (docs/openapi.md).
   registerOpenApi(app, site);
   // The admin web UI at /app and /login (docs/admin-ui.md); off with `admin_ui: false`.

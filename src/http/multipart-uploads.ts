@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyMultipartBaseOptions } from '@fastify/multipart';
 import { FwError, InvalidRequestBody, MaxFileSizeReachedError, PermissionError, RequestTooLarge } from '../errors/index.js';
 import type { FileStore } from '../files/file-store.js';
-import { openFileStore } from '../files/open-file-store.js';
 import { UploadedFile } from '../files/uploaded-file.js';
 import type { SiteConfig } from '../site/site-config.js';
 import { siteSettings } from '../site/site-settings.js';
@@ -236,7 +235,7 @@ async function releaseUploads(req: FastifyRequest, statusCode: number): Promise<
  * a key too when the request failed.
  */
 export function registerUploadStaging(app: FastifyInstance, site: Site, idleMs = DEFAULT_BODY_IDLE_TIMEOUT_MS): void {
-  const store = openFileStore(site.paths);
+  const store = site.files;
   const stage = async (req: FastifyRequest): Promise<void> => {
     // Staging runs before the route's metadata check, so it asks for fresh settings itself.
     // Who is asking is settled first: nothing a Guest sends reaches the disk unless it may upload.

@@ -7,12 +7,13 @@ import {
   paramsValidator,
   schemaOfSpecs,
   specsOfSchema,
+  type JsonSchema,
   type ParamSpec,
   type ParamsSchema,
   type ParamType,
 } from './method-params.js';
 
-export type { ParamSpec, ParamsSchema, ParamType } from './method-params.js';
+export type { JsonSchema, ParamSpec, ParamsSchema, ParamType } from './method-params.js';
 
 /** HTTP verbs a method may allow. */
 export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -56,6 +57,8 @@ export interface MethodOptions {
   readonly params?: readonly ParamSpec[] | ParamsSchema;
   /** What the method does, for the API description and discovery (first line: the summary). */
   readonly description?: string;
+  /** The JSON Schema of what the method returns (the `message` of v1, the `data` of v2), for the description. */
+  readonly result?: JsonSchema;
   /**
    * The handler opens its own transactions (`site.transaction`) and gets a read-only context
    * holding no connection (`Site.detached`): for work that must be stored even when the call then
@@ -77,6 +80,7 @@ export interface MethodDefinition {
   /** The parameters as one JSON Schema object. */
   readonly schema: ParamsSchema;
   readonly description: string | undefined;
+  readonly result: JsonSchema | undefined;
   readonly ownTransactions: boolean;
   readonly usesDatabase: boolean;
 }
@@ -111,6 +115,7 @@ export class MethodRegistry {
       params: isParamsSchema(declared) ? specsOfSchema(declared) : declared,
       schema,
       description: options.description,
+      result: options.result,
       ownTransactions: options.ownTransactions ?? false,
       usesDatabase: options.usesDatabase ?? true,
     });

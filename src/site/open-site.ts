@@ -26,7 +26,7 @@ import { registerWebhooks } from '../webhooks/register-webhooks.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { dropCreatedDatabase, ensurePostgresDatabase } from '../storage/postgres/create-database.js';
-import { openFileStore, reportStorageFailuresTo } from '../files/open-file-store.js';
+import { openFileStore } from '../files/open-file-store.js';
 import { folderWriteProblem } from '../files/storage-failure.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
 import { MetaRegistry } from '../meta/meta-registry.js';
@@ -61,6 +61,8 @@ export interface OpenSiteOptions {
  */
 export async function openSite(dir: string, options: OpenSiteOptions = {}): Promise<Site> {
   const { paths, config, db } = await openSiteDatabase(dir, { dbUrl: options.dbUrl, create: options.create, warn: options.warn });
+  // Declared first: the file store's failure report reaches the site's logger once the site exists.
+  let site: Site | undefined;
   try {
     const types = createFieldTypeRegistry();
     const apps = await loadApps(paths.root, config.apps, types);
@@ -76,7 +78,9 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     registerUserPermissionController(hooks);
     registerSystemSettingsController(hooks);
     registerSingleDocTypeController(hooks);
-    registerFileController(hooks, openFileStore(paths));
+    // Store failures go to the site's logger, which the server replaces once it starts.
+    const files = openFileStore(paths, (err, folder) => site?.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`));
+    registerFileController(hooks, files);
     const documents = new DocumentService();
     registerUserSelfShare(hooks, documents);
     registerVersionController(hooks, documents);
@@ -90,7 +94,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
     await registerApps(apps, { hooks, methods, documents, jobs, realtime });
 
-    const site = new Site(
+    site = new Site(
       paths,
       config,
       db,
@@ -101,9 +105,9 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       new SessionStore(db.dialect),
       new TokenCache(),
       realtime,
+      files,
       jobs,
     );
-    reportStorageFailuresTo(paths, (err, folder) => site.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`));
     await warnAboutFileFolders(paths, options.warn);
     registerWebhooks(site);
     registerSiteScheduler(site);

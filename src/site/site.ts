@@ -6,7 +6,9 @@ import type { TokenCache } from '../auth/token-cache.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
+import type { UnitOptions, UnitRunner } from '../documents/unit-runner.js';
 import { UserMessages } from '../documents/user-messages.js';
+import type { FileStore } from '../files/file-store.js';
 import { FwError, InReadOnlyMode, SessionStopped } from '../errors/index.js';
 import { MaintenanceWatch } from './maintenance.js';
 import { JobQueue } from '../jobs/job-queue.js';
@@ -17,25 +19,9 @@ import type { Database, Queryable } from '../storage/database.js';
 import { statementReader } from '../storage/statement-reader.js';
 import { runInUnit, UnitOfWork, type UnitErrorReporter } from '../storage/unit-of-work.js';
 import type { SiteConfig } from './site-config.js';
-import { SettingsCache } from './site-settings.js';
+import { SettingsCache } from '../settings/settings-cache.js';
 import type { SitePaths } from './site-paths.js';
 
-/** Facts about the request a unit of work runs for, beyond the principal. */
-export interface UnitOptions {
-  /** The session the request came with, if any. */
-  readonly sid?: string;
-  /** False for work that never touches the database (liveness): skips the metadata check. */
-  readonly usesDatabase?: boolean;
-  /** Where the unit's messages for the user go (the request's list); a fresh one otherwise. */
-  readonly messages?: UserMessages;
-  /**
-   * True for the units of an HTTP request: maintenance applies to them (docs/configuration.md
-   * "Maintenance"). Background jobs and the CLI's operator work go on.
-   */
-  readonly request?: boolean;
-}
-
-/** An open site: its config, database and services, wired once by openSite(). */
 /**
  * Ends a unit that commits nothing (a read, or detached work whose own transactions have units of
  * their own): its after-commit callbacks run once `work` succeeded, its after-rollback ones once it
@@ -61,7 +47,10 @@ const stderrLogger: SiteLogger = {
   },
 };
 
-export class Site {
+export type { UnitOptions } from '../documents/unit-runner.js';
+
+/** An open site: its config, database and services, wired once by openSite(). */
+export class Site implements UnitRunner {
   /** The settings in effect, refreshed after each unit's metadata check; read them through siteSettings(). */
   readonly settingsCache: SettingsCache;
   /** Principals resolved by authentication, reused for up to a second (see PrincipalCache). */
@@ -84,6 +73,8 @@ export class Site {
     readonly tokenCache: TokenCache,
     /** Live events to Socket.IO and event-stream clients (docs/realtime.md). */
     readonly realtime: RealtimePublisher,
+    /** The site's one file store (docs/files.md). */
+    readonly files: FileStore,
     /** Background jobs in the site's database (docs/jobs.md). */
     readonly jobs: JobQueue = new JobQueue(db),
   ) {

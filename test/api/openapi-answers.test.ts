@@ -4,7 +4,7 @@ import { testDialects } from '../helpers/dialects.js';
 import { dataOf } from '../helpers/document-api.js';
 import { assertMatchesDescription, fetchDescription, type OpenApi } from '../helpers/openapi-check.js';
 import { query } from '../helpers/permission-users.js';
-import { startTestSite, type TestSite } from '../helpers/test-site.js';
+import { ADMIN_PASSWORD, startTestSite, type TestSite } from '../helpers/test-site.js';
 
 /*
  * Real answers, success and error, checked against the description's schema for their operation
@@ -67,6 +67,12 @@ for (const dialect of testDialects()) {
       assertMatchesDescription(spec, count, 'GET', '/api/v2/method/fw.client.get_count');
       const ping = await t.request({ method: 'GET', url: '/api/method/ping', anonymous: true });
       assertMatchesDescription(spec, ping, 'GET', '/api/method/ping');
+      const got = await t.request({ method: 'GET', url: `/api/method/fw.client.get${query({ doctype: 'User', name: 'Administrator' })}` });
+      assertMatchesDescription(spec, got, 'GET', '/api/method/fw.client.get');
+      const login = await t.request({ method: 'POST', url: '/api/method/login', anonymous: true, body: { usr: 'Administrator', pwd: ADMIN_PASSWORD } });
+      assertMatchesDescription(spec, login, 'POST', '/api/method/login');
+      // Declared results are checked: a count that is not a number fails.
+      assert.throws(() => assertMatchesDescription(spec, { ...count, body: '{"data":"7"}' }, 'GET', '/api/v2/method/fw.client.get_count'), /does not match/);
     });
 
     test('errors 403, 404, 409 and 417 in both bodies', async () => {

@@ -105,6 +105,7 @@ for (const dialect of testDialects()) {
       const doctype = data.params.find((p: { name: string }) => p.name === 'doctype');
       assert.deepEqual([doctype.required, doctype.type, doctype.schema.type], [true, 'string', 'string']);
       assert.equal(data.params.find((p: { name: string }) => p.name === 'fields').type, 'array | string');
+      assert.equal(data.returns.type, 'array', 'what the method returns, when declared');
 
       const sum = (await t.request({ method: 'GET', url: `/api/v2/discovery/method/${SUM}` })).json().data;
       assert.equal(sum.docstring, 'Adds two numbers.\nAnd counts the extras.');

@@ -57,6 +57,7 @@ const METHOD_DOCUMENT: JsonSchema = {
     },
     endpoint: { type: 'string' },
     docstring: { type: 'string' },
+    returns: { type: 'object', description: "fw's addition: the JSON Schema of the result, when the method declares it." },
   },
   additionalProperties: false,
 };

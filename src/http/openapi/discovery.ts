@@ -104,5 +104,6 @@ export function methodDocument(methods: MethodRegistry, principal: Principal, pa
     params,
     endpoint: `/api/v2/method/${def.path}`,
     ...(def.description ? { docstring: def.description } : {}),
+    ...(def.result ? { returns: def.result } : {}),
   };
 }

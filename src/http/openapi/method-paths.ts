@@ -55,7 +55,7 @@ function methodOperation(def: MethodDefinition, verb: string, style: 'v1' | 'v2'
     bodyRequired: (def.schema.required?.length ?? 0) > 0,
     ok: {
       description: 'The result; `{}` when the method returns nothing.',
-      schema: style === 'v1' ? messageEnvelope({}) : methodDataEnvelope({}),
+      schema: style === 'v1' ? messageEnvelope(def.result ?? {}) : methodDataEnvelope(def.result ?? {}),
     },
     errors: get ? COMMON_ERRORS : def.path === 'login' ? [...WRITE_ERRORS, 429] : WRITE_ERRORS,
     extensions: { 'x-fw-method': def.path },

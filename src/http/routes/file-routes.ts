@@ -7,7 +7,6 @@ import { mayReadFile } from '../../files/file-access.js';
 import { filesWithUrl } from '../../files/file-rows.js';
 import type { FileStore, ObjectInfo } from '../../files/file-store.js';
 import { isStorableName, localFile, type LocalFile } from '../../files/file-url.js';
-import { openFileStore } from '../../files/open-file-store.js';
 import type { Site } from '../../site/site.js';
 import { requestContext } from '../request-context.js';
 
@@ -133,7 +132,7 @@ async function send(store: FileStore, req: FastifyRequest, reply: FastifyReply, 
 
 /** `GET /files/<name>` (public) and `GET /private/files/<name>` (permission-checked); HEAD answers the same headers. */
 export function registerFileRoutes(app: FastifyInstance, site: Site): void {
-  const store = openFileStore(site.paths);
+  const store = site.files;
   app.get('/files/*', async (req, reply) => send(store, req, reply, await publicFile(site, req), PUBLIC_CACHE));
   app.get('/private/files/*', async (req, reply) => send(store, req, reply, await privateFile(site, req), PRIVATE_CACHE));
 }

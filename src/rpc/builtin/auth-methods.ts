@@ -3,9 +3,10 @@ import { checkUserPassword } from '../../auth/passwords.js';
 import { loadPrincipal } from '../../auth/principal.js';
 import { findLoginUser } from '../../auth/user-names.js';
 import { AuthenticationError } from '../../errors/index.js';
-import { siteSettings, type Settings } from '../../site/site-settings.js';
+import type { Settings } from '../../settings/settings.js';
+import { siteSettings } from '../../site/site-settings.js';
 import type { HttpExchange, MethodCall, MethodRegistry } from '../method-registry.js';
-import { LOGIN } from './client-params.js';
+import { LOGIN, RESULTS } from './client-params.js';
 
 /** Cookies the reference sets at login and expires at logout or a failed login. */
 const SESSION_COOKIES = ['sid', 'user_id', 'full_name', 'system_user', 'user_image'] as const;
@@ -106,10 +107,11 @@ async function getCsrfToken(call: MethodCall): Promise<string | null> {
 
 /** Login, logout, the current user and the liveness ping. */
 export function registerAuthMethods(methods: MethodRegistry): void {
-  methods.register('login', login, { allowGuest: true, methods: ['POST'], ownTransactions: true, params: LOGIN });
+  methods.register('login', login, { allowGuest: true, methods: ['POST'], ownTransactions: true, params: LOGIN, result: RESULTS.login });
   methods.register('logout', logout, { allowGuest: true, methods: ['POST'] });
-  methods.register('ping', async () => 'pong', { allowGuest: true, usesDatabase: false });
-  methods.register('fw.ping', async () => 'pong', { allowGuest: true, usesDatabase: false });
-  methods.register('fw.auth.get_logged_user', async ({ ctx }) => ctx.principal.user);
+  const pong = { allowGuest: true, usesDatabase: false, description: 'Liveness: answers "pong" without touching the database.', result: { const: 'pong' } };
+  methods.register('ping', async () => 'pong', pong);
+  methods.register('fw.ping', async () => 'pong', pong);
+  methods.register('fw.auth.get_logged_user', async ({ ctx }) => ctx.principal.user, { description: 'The name of the signed-in user.', result: { type: 'string' } });
   methods.register('fw.auth.get_csrf_token', getCsrfToken, { methods: ['GET', 'POST'], ownTransactions: true });
 }

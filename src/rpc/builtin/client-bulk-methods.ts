@@ -30,6 +30,6 @@ async function bulkUpdateMethod({ ctx, site, args }: MethodCall): Promise<BulkUp
 
 /** The many-document writes of `fw.client`: insert_many, bulk_update. */
 export function registerClientBulkMethods(methods: MethodRegistry): void {
-  methods.register('fw.client.insert_many', insertMany, { methods: WRITE_VERBS, params: params.INSERT_MANY });
-  methods.register('fw.client.bulk_update', bulkUpdateMethod, { methods: WRITE_VERBS, params: params.BULK_UPDATE });
+  methods.register('fw.client.insert_many', insertMany, { methods: WRITE_VERBS, params: params.INSERT_MANY, result: params.RESULTS.names });
+  methods.register('fw.client.bulk_update', bulkUpdateMethod, { methods: WRITE_VERBS, params: params.BULK_UPDATE, result: params.RESULTS.bulkUpdate });
 }

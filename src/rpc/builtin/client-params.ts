@@ -121,3 +121,36 @@ export const LOGIN = schema(
   [],
   'Signs in and sets the `sid` cookie: "Logged In" (System Users) or "No App" (Website Users).',
 );
+
+/*
+ * What the methods return (the `result` option): the `message` of v1 answers, the `data` of v2.
+ * Standalone schemas (no references), as /api/v2/discovery/method/<path> shows them on their own.
+ */
+
+/** A document as the fw.client methods answer it (v1 presentation: null fields left out). */
+export const DOCUMENT_RESULT: JsonSchema = {
+  type: 'object',
+  required: ['name', 'doctype'],
+  properties: { name: { type: 'string' }, doctype: { type: 'string' } },
+  additionalProperties: true,
+  description: 'The document: standard fields, fields, child tables.',
+};
+
+export const RESULTS = {
+  getList: { type: 'array', items: { anyOf: [{ type: 'object' }, { type: 'array' }] }, description: 'Rows: objects, or arrays with `as_dict` false.' },
+  getCount: { type: 'integer', minimum: 0 },
+  hasPermission: {
+    type: 'object',
+    required: ['has_permission'],
+    properties: { has_permission: { type: 'boolean' } },
+    additionalProperties: false,
+  },
+  names: { type: 'array', items: { type: 'string' }, description: 'The names, in the order sent.' },
+  newName: { type: 'string', description: 'The new name.' },
+  bulkUpdate: {
+    type: 'object',
+    required: ['failed_docs'],
+    properties: { failed_docs: { type: 'array', items: { type: 'object', properties: { doc: {}, exc: { type: 'string' } } } } },
+  },
+  login: { type: 'string', enum: ['Logged In', 'No App'] },
+} satisfies Record<string, JsonSchema>;

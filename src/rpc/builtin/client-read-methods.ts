@@ -72,10 +72,10 @@ async function hasPermissionMethod({ ctx, site, args }: MethodCall): Promise<{ h
 
 /** The read side of `fw.client`: get_list, get_count, get, get_value, get_single_value, has_permission. */
 export function registerClientReadMethods(methods: MethodRegistry): void {
-  methods.register('fw.client.get_list', getList, { params: params.GET_LIST });
-  methods.register('fw.client.get_count', getCount, { params: params.GET_COUNT });
-  methods.register('fw.client.get', getDoc, { params: params.GET });
+  methods.register('fw.client.get_list', getList, { params: params.GET_LIST, result: params.RESULTS.getList });
+  methods.register('fw.client.get_count', getCount, { params: params.GET_COUNT, result: params.RESULTS.getCount });
+  methods.register('fw.client.get', getDoc, { params: params.GET, result: params.DOCUMENT_RESULT });
   methods.register('fw.client.get_value', getValue, { params: params.GET_VALUE });
   methods.register('fw.client.get_single_value', getSingleValue, { params: params.GET_SINGLE_VALUE });
-  methods.register('fw.client.has_permission', hasPermissionMethod, { params: params.HAS_PERMISSION });
+  methods.register('fw.client.has_permission', hasPermissionMethod, { params: params.HAS_PERMISSION, result: params.RESULTS.hasPermission });
 }

@@ -98,12 +98,14 @@ export function registerClientWriteMethods(methods: MethodRegistry): void {
   methods.register('fw.client.set_value', setValue, {
     methods: WRITE_VERBS,
     params: params.SET_VALUE,
+    result: params.DOCUMENT_RESULT,
   });
-  methods.register('fw.client.insert', insert, { methods: WRITE_VERBS, params: params.INSERT });
-  methods.register('fw.client.save', save, { methods: WRITE_VERBS, params: params.SAVE });
+  methods.register('fw.client.insert', insert, { methods: WRITE_VERBS, params: params.INSERT, result: params.DOCUMENT_RESULT });
+  methods.register('fw.client.save', save, { methods: WRITE_VERBS, params: params.SAVE, result: params.DOCUMENT_RESULT });
   methods.register('fw.client.delete', deleteDoc, { methods: ['DELETE', 'POST'], params: params.DOCTYPE_AND_NAME('Deletes a document.') });
   methods.register('fw.client.rename_doc', renameDoc, {
     methods: WRITE_VERBS,
     params: params.RENAME_DOC,
+    result: params.RESULTS.newName,
   });
 }

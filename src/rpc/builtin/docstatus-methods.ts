@@ -47,10 +47,11 @@ async function discardMethod({ ctx, site, doc }: DocMethodCall): Promise<Doc> {
  * and `?run_method=`), which answer the saved document.
  */
 export function registerDocstatusMethods(methods: MethodRegistry): void {
-  methods.register('fw.client.submit', submit, { methods: WRITE_VERBS, params: params.SUBMIT });
+  methods.register('fw.client.submit', submit, { methods: WRITE_VERBS, params: params.SUBMIT, result: params.DOCUMENT_RESULT });
   methods.register('fw.client.cancel', cancel, {
     methods: WRITE_VERBS,
     params: params.DOCTYPE_AND_NAME('Cancels a submitted document.'),
+    result: params.DOCUMENT_RESULT,
   });
   methods.registerDocMethod('*', 'submit', submitMethod, { methods: ['POST'] });
   methods.registerDocMethod('*', 'cancel', cancelMethod, { methods: ['POST'] });

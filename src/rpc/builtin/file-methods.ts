@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import { presentDoc } from '../../documents/present-document.js';
 import { ValidationError } from '../../errors/index.js';
 import { createFileDocument } from '../../files/create-file-document.js';
-import { openFileStore } from '../../files/open-file-store.js';
 import { UploadedFile } from '../../files/uploaded-file.js';
 import { siteSettings } from '../../site/site-settings.js';
 import type { MethodCall, MethodOptions, MethodRegistry } from '../method-registry.js';
@@ -15,7 +14,7 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v.tri
  * `doctype` + `docname` (+ `fieldname`) to attach it. Answers the File document.
  */
 async function uploadFile({ ctx, args, site }: MethodCall): Promise<unknown> {
-  const stored = await createFileDocument(site, openFileStore(site.paths), ctx, {
+  const stored = await createFileDocument({ units: site, documents: site.documents, files: site.files }, ctx, {
     upload: args.file instanceof UploadedFile ? args.file : undefined,
     fileUrl: text(args.file_url),
     fileName: text(args.file_name),
@@ -44,14 +43,14 @@ function decodeFiledata(data: string, base64: boolean): Buffer {
  * `docfield`, that field of the document is set to the new file_url (as the reference does).
  */
 async function attachFile({ ctx, args, site }: MethodCall): Promise<unknown> {
-  const store = openFileStore(site.paths);
+  const store = site.files;
   const bytes = decodeFiledata(String(args.filedata), args.decode_base64 === true);
   const upload = await UploadedFile.receive(store, Readable.from([bytes]), String(args.filename), {
     maxBytes: (await siteSettings(site)).max_file_size,
   });
   let failed = true;
   try {
-    const stored = await createFileDocument(site, store, ctx, {
+    const stored = await createFileDocument({ units: site, documents: site.documents, files: store }, ctx, {
       upload,
       isPrivate: args.is_private === true,
       folder: text(args.folder),

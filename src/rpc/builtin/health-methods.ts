@@ -13,5 +13,10 @@ async function ready({ ctx }: MethodCall): Promise<string> {
 
 /** Registers the readiness check `fw.ready` (guest, GET only). */
 export function registerHealthMethods(methods: MethodRegistry): void {
-  methods.register('fw.ready', ready, { allowGuest: true, methods: ['GET'] });
+  methods.register('fw.ready', ready, {
+    allowGuest: true,
+    methods: ['GET'],
+    description: 'Readiness: "ok" while the database answers, else 503.',
+    result: { const: 'ok' },
+  });
 }
