@@ -55,9 +55,10 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
 }
 
 /**
- * The HTTP surface of one site. Hook order: request id -> CORS (answers OPTIONS) -> body parsing
- * -> route (each handler authenticates through requestContext) -> envelope; the error handler is
- * last and is the only place errors become responses.
+ * The HTTP surface of one site. Hook order: request id -> Host check -> CORS (answers OPTIONS) ->
+ * body parsing (multipart staged) -> nesting-depth guard -> route (each handler authenticates
+ * through requestContext) -> envelope -> counted for /metrics; the error handler is last and is
+ * the only place errors become responses.
  */
 export async function buildApp(site: Site, options: AppOptions = {}): Promise<FastifyInstance> {
   const developerMode = site.config.developer_mode;
