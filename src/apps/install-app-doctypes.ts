@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { now } from '../datetime/clock.js';
 import { DocumentRepository } from '../documents/document-repository.js';
+import { storeDefinition } from '../documents/shipped-documents.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import { syncTable } from '../meta/schema-sync.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
-import { storeDefinition, type Progress } from '../site/install-core.js';
 import type { AppDocTypes } from './check-app-doctypes.js';
 
 const FINGERPRINT_KEY = 'apps_fingerprint';
@@ -29,7 +29,7 @@ export async function installAppDocTypes(
   dialect: Dialect,
   metas: MetaRegistry,
   apps: readonly AppDocTypes[],
-  progress: Progress,
+  progress: (message: string) => void,
   options: { force?: boolean } = {},
 ): Promise<number> {
   const count = apps.reduce((n, a) => n + a.doctypes.length, 0);

@@ -1,7 +1,7 @@
 import { isValidTimeZone } from '../datetime/clock.js';
 import type { HookRegistry } from '../documents/hooks.js';
 import { ValidationError } from '../errors/index.js';
-import { corsEntries, isCorsEntry, parseSessionExpiry, SYSTEM_SETTINGS } from '../site/site-settings.js';
+import { corsEntries, isCorsEntry, parseSessionExpiry, SYSTEM_SETTINGS } from '../settings/settings.js';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 

@@ -19,7 +19,7 @@ import type { Database, Queryable } from '../storage/database.js';
 import { statementReader } from '../storage/statement-reader.js';
 import { runInUnit, UnitOfWork, type UnitErrorReporter } from '../storage/unit-of-work.js';
 import type { SiteConfig } from './site-config.js';
-import { SettingsCache } from './site-settings.js';
+import { SettingsCache } from '../settings/settings-cache.js';
 import type { SitePaths } from './site-paths.js';
 
 /**

@@ -3,7 +3,8 @@ import { checkUserPassword } from '../../auth/passwords.js';
 import { loadPrincipal } from '../../auth/principal.js';
 import { findLoginUser } from '../../auth/user-names.js';
 import { AuthenticationError } from '../../errors/index.js';
-import { siteSettings, type Settings } from '../../site/site-settings.js';
+import type { Settings } from '../../settings/settings.js';
+import { siteSettings } from '../../site/site-settings.js';
 import type { HttpExchange, MethodCall, MethodRegistry } from '../method-registry.js';
 import { LOGIN, RESULTS } from './client-params.js';
 

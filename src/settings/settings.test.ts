@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_CONFIG } from './site-config.js';
-import { effectiveSettings, parseAllowCors, parseSessionExpiry, type Settings } from './site-settings.js';
+import { DEFAULT_CONFIG } from '../site/site-config.js';
+import { effectiveSettings, parseAllowCors, parseSessionExpiry, type Settings } from './settings.js';
 
 const CONFIG: Settings = {
   time_zone: 'Europe/Berlin',
