@@ -20,7 +20,7 @@ const NAME_OR_FILTERS: JsonSchema = {
   type: ['string', 'number', 'array', 'object'],
   description: 'A document name, or filters as `[[field, op, value], …]` or `{field: value}`; JSON text too.',
 };
-const PAGING: JsonSchema = { type: ['integer', 'string'], description: 'A non-negative integer (a bad value is 417 DataError).' };
+const PAGING: JsonSchema = { type: ['number', 'string'], description: 'A non-negative integer (a bad value is 417 DataError).' };
 
 function schema(properties: Record<string, JsonSchema>, required: readonly string[], description: string): ParamsSchema {
   return { type: 'object', properties, required, description };
