@@ -91,7 +91,11 @@ export class Site implements UnitRunner {
       principal,
       metas: this.metas,
       hooks: this.hooks,
-      settings: { timeZone: this.settingsCache.current.time_zone, encryptionKey: this.config.encryption_key },
+      settings: {
+        timeZone: this.settingsCache.current.time_zone,
+        encryptionKey: this.config.encryption_key,
+        passwordPolicy: this.settingsCache.current,
+      },
       writable,
       sid: unit.sid,
       unit: work,
