@@ -78,6 +78,7 @@ for (const dialect of testDialects()) {
         [['a', true], ['b', false], ['extra', false]],
       );
       assert.equal(spec.paths[`/api/method/${SUM}`].put, undefined, 'only the verbs the method takes');
+      assert.equal(spec.paths['/api/method/fw.client.get_list'].post.summary, 'Rows of a DocType the caller may read.');
       const getList = spec.paths['/api/method/fw.client.get_list'].post.requestBody.content['application/json'].schema;
       assert.deepEqual(getList.required, ['doctype']);
       assert.ok(getList.properties.filters.description);
