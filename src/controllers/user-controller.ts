@@ -1,3 +1,4 @@
+import { checkNewPassword, type PasswordPolicy } from '../auth/password-policy.js';
 import { checkUserPassword, MAX_PASSWORD_LENGTH, setUserPassword } from '../auth/passwords.js';
 import { BUILT_IN_USERS, GUEST_USER } from '../auth/principal.js';
 import { SessionStore } from '../auth/sessions.js';
@@ -32,6 +33,21 @@ async function checkOldPassword(doc: Doc, ctx: DocContext): Promise<void> {
   if (!(await checkUserPassword(ctx.q, ctx.dialect, String(doc.name), old))) {
     throw new AuthenticationError('Incorrect current password (old_password)');
   }
+}
+
+/** The site's password policy as the check wants it; off when the context carries none. */
+function passwordPolicy(ctx: DocContext): PasswordPolicy | undefined {
+  const settings = ctx.settings.passwordPolicy;
+  return settings && { enabled: settings.enable_password_policy, minimumScore: settings.minimum_password_score };
+}
+
+/** What a guesser knows of the user: a password made of them is weak, whatever its length. */
+function userInputs(doc: Doc): string[] {
+  const inputs = [doc.name, doc.email, doc.first_name, doc.middle_name, doc.last_name, doc.full_name];
+  const words = inputs.filter((v): v is string => typeof v === 'string' && v !== '');
+  // The parts of an email count on their own too (john.doe@example.com: john, doe, example).
+  for (const email of [doc.email, doc.name]) if (typeof email === 'string') words.push(...email.split(/[@._+-]+/).filter((w) => w.length > 2));
+  return words;
 }
 
 function normaliseEmail(doc: Doc): void {
@@ -88,6 +104,8 @@ export function registerUserController(hooks: HookRegistry): void {
       throw new ValidationError('Guest stands for requests without a login and cannot have a password');
     }
     if (password !== undefined && before !== undefined) await checkOldPassword(doc, ctx);
+    // Length always; strength when the site's policy is on (docs/security.md "Passwords").
+    if (password !== undefined) await checkNewPassword(password, passwordPolicy(ctx), userInputs(doc));
     if (BUILT_IN_USERS.has(String(doc.name)) && Number(doc.enabled) !== 1) {
       throw new ValidationError(`User ${String(doc.name)} is built in and cannot be disabled`);
     }

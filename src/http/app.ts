@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { DoesNotExistError } from '../errors/index.js';
 import { registerRealtime } from '../realtime/index.js';
+import { SOCKET_IO_PATH } from '../realtime/socket-server.js';
 import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, registerBodyIdleTimeout } from './body-idle-timeout.js';
@@ -16,6 +17,7 @@ import { lingerAfterAnswer } from './linger.js';
 import { serializeRequest } from './log-redaction.js';
 import { registerNestingGuard } from './nesting-guard.js';
 import { setSecurityHeaders } from './security-headers.js';
+import { serveOtherUpgradesAsHttp } from './upgrade-fallback.js';
 import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
 import { registerMetrics } from '../metrics/metrics-routes.js';
@@ -53,9 +55,10 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
 }
 
 /**
- * The HTTP surface of one site. Hook order: request id -> CORS (answers OPTIONS) -> body parsing
- * -> route (each handler authenticates through requestContext) -> envelope; the error handler is
- * last and is the only place errors become responses.
+ * The HTTP surface of one site. Hook order: request id -> Host check -> CORS (answers OPTIONS) ->
+ * body parsing (multipart staged) -> nesting-depth guard -> route (each handler authenticates
+ * through requestContext) -> envelope -> counted for /metrics; the error handler is last and is
+ * the only place errors become responses.
  */
 export async function buildApp(site: Site, options: AppOptions = {}): Promise<FastifyInstance> {
   const developerMode = site.config.developer_mode;
@@ -131,6 +134,8 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   registerFileRoutes(app, site);
   // Socket.IO on this app's server and the event stream (docs/realtime.md).
   registerRealtime(app, site);
+  // Other requests carrying `Upgrade` are answered as plain HTTP rather than dropped.
+  serveOtherUpgradesAsHttp(app.server, (url) => url.startsWith(`${SOCKET_IO_PATH}/`));
   // The OpenAPI description, its reference page and method discovery (docs/openapi.md).
   registerOpenApi(app, site);
   // The admin web UI at /app and /login (docs/admin-ui.md); off with `admin_ui: false`.

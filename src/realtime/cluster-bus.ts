@@ -27,10 +27,12 @@ export class ClusterBus implements RealtimeBus {
     process.on('message', this.#onMessage);
   }
 
-  publish(items: readonly BusItem[]): void {
+  publish(items: readonly BusItem[]): Promise<void> {
     const message: ClusterRealtimeMessage = { fwRealtime: 'publish', items };
     // A worker whose primary is gone is about to stop; its events have nobody to reach.
-    if (process.connected) process.send?.(message, undefined, undefined, () => undefined);
+    if (!process.connected || !process.send) return Promise.resolve();
+    // Handed over once written to the channel: the primary reads its channels in order.
+    return new Promise((resolve) => process.send!(message, undefined, undefined, () => resolve()));
   }
 
   async close(): Promise<void> {

@@ -41,10 +41,11 @@ export class PostgresBus implements RealtimeBus {
     });
   }
 
-  publish(items: readonly BusItem[]): void {
+  publish(items: readonly BusItem[]): Promise<void> {
     const payload = JSON.stringify(items);
     // One after another, so this process's batches keep their order.
     this.#sending = this.#sending.then(() => this.channel.send(payload)).catch(this.onError);
+    return this.#sending;
   }
 
   async close(): Promise<void> {

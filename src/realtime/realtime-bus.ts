@@ -16,8 +16,11 @@ export interface BusHandlers {
  */
 export interface RealtimeBus {
   start(handlers: BusHandlers): Promise<void>;
-  /** Sends items to every process, this one included. Best effort: a failure is logged, not thrown. */
-  publish(items: readonly BusItem[]): void;
+  /**
+   * Sends items to every process, this one included; resolves once they are handed over (the
+   * order of all processes is fixed from there). Best effort: a failure is logged, never rejected.
+   */
+  publish(items: readonly BusItem[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,8 +39,9 @@ export class LocalBus implements RealtimeBus {
     this.#handlers = handlers;
   }
 
-  publish(items: readonly BusItem[]): void {
+  publish(items: readonly BusItem[]): Promise<void> {
     this.#handlers?.deliver({ id: `${this.#prefix}-${++this.#seq}`, items });
+    return Promise.resolve();
   }
 
   async close(): Promise<void> {

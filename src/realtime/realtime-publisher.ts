@@ -55,10 +55,13 @@ export function roomFor(event: string, message: unknown, target: PublishTarget):
  * turn of the event loop, so a transaction that touched many documents becomes one batch (one
  * NOTIFY on PostgreSQL). Until a server attaches a bus (CLI commands never do) nothing is sent.
  */
+const HANDED_OVER: Promise<void> = Promise.resolve();
+
 export class RealtimePublisher {
   #bus: RealtimeBus | undefined;
   #pending: BusItem[] = [];
   #scheduled = false;
+  #handedOver: Promise<void> = HANDED_OVER;
 
   constructor(private readonly maxMessageBytes: number) {}
 
@@ -115,13 +118,23 @@ export class RealtimePublisher {
     this.#pending.push(item);
     if (this.#scheduled) return;
     this.#scheduled = true;
-    setImmediate(() => this.#flush());
+    // The next turn of the loop, so every item a unit's after-commit callbacks queue leaves in one batch.
+    this.#handedOver = new Promise((resolve) => setImmediate(() => resolve(this.#flush())));
   }
 
-  #flush(): void {
+  /**
+   * Resolves once every item queued so far is in the bus's hands (in the primary's, or NOTIFYed).
+   * A write's answer waits for it, so a client's next write, whichever process serves it, cannot
+   * overtake the events of the last one (docs/realtime.md, "Across processes"). Never rejects.
+   */
+  settled(): Promise<void> {
+    return this.#handedOver;
+  }
+
+  #flush(): Promise<void> {
     this.#scheduled = false;
     const items = this.#pending;
     this.#pending = [];
-    if (items.length > 0) this.#bus?.publish(items);
+    return items.length > 0 && this.#bus ? this.#bus.publish(items) : HANDED_OVER;
   }
 }

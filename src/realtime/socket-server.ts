@@ -33,6 +33,8 @@ export function createSocketServer(site: Site, hub: RealtimeHub, httpServer: Htt
     cleanupEmptyChildNamespaces: true,
     // Polling requests from another origin need CORS; which origins may connect is decided below.
     cors: { origin: true, credentials: true },
+    // Upgrades to other paths are served as plain HTTP by the app (http/upgrade-fallback.ts), not closed.
+    destroyUpgrade: false,
   });
   // Clients of the reference must name the site: the default namespace serves nobody.
   io.use((_socket, next) => next(refusal('Invalid namespace')));

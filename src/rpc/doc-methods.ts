@@ -32,6 +32,13 @@ export interface DocMethodOptions {
    * HTTP answers 403, as calling a non-whitelisted method does in the reference.
    */
   readonly whitelisted?: boolean;
+  /** What the method does, for `/api/v2/discovery/doctype/<DocType>` (first line: the summary). */
+  readonly description?: string;
+  /**
+   * For a method of every DocType (`*`): the DocTypes it applies to (submit, cancel and discard
+   * apply to submittable ones), so discovery lists it only there. Default: every DocType.
+   */
+  readonly appliesTo?: (meta: Meta) => boolean;
 }
 
 /** A registered document method. */
@@ -41,6 +48,8 @@ export interface DocMethodDefinition {
   readonly handler: DocMethodHandler;
   readonly methods: readonly HttpVerb[];
   readonly whitelisted: boolean;
+  readonly description: string | undefined;
+  readonly appliesTo: ((meta: Meta) => boolean) | undefined;
 }
 
 const DEFAULT_VERBS: readonly HttpVerb[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -57,8 +66,23 @@ export class DocMethodRegistry {
       handler,
       methods: options.methods ?? DEFAULT_VERBS,
       whitelisted: options.whitelisted ?? true,
+      description: options.description,
+      appliesTo: options.appliesTo,
     });
     return this;
+  }
+
+  /**
+   * The whitelisted methods clients may call on documents of `meta`, by name: the DocType's own,
+   * and those of every DocType that apply to it (discovery lists them).
+   */
+  forDocType(meta: Meta): DocMethodDefinition[] {
+    const byName = new Map<string, DocMethodDefinition>();
+    for (const def of this.#methods.values()) {
+      if (def.doctype === '*' && !byName.has(def.name) && (def.appliesTo?.(meta) ?? true)) byName.set(def.name, def);
+      if (def.doctype === meta.name) byName.set(def.name, def);
+    }
+    return [...byName.values()].filter((d) => d.whitelisted).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** The method `name` of `doctype`: the DocType's own registration first, then one for every DocType. */

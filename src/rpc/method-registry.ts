@@ -98,7 +98,8 @@ export class MethodRegistry {
       methods: options.methods ?? DEFAULT_VERBS,
       params: isParamsSchema(declared) ? specsOfSchema(declared) : declared,
       schema,
-      description: options.description,
+      // A schema's own description describes the method, as a docstring would.
+      description: options.description ?? schema.description,
       result: options.result,
       ownTransactions: options.ownTransactions ?? false,
       usesDatabase: options.usesDatabase ?? true,

@@ -11,6 +11,8 @@ const CONFIG: Settings = {
   allow_login_after_fail: 30,
   deny_multiple_sessions: true,
   allow_cors: ['https://config.example.com'],
+  enable_password_policy: false,
+  minimum_password_score: 3,
 };
 
 describe('effectiveSettings', () => {
@@ -27,6 +29,8 @@ describe('effectiveSettings', () => {
       allow_login_after_fail: 90,
       deny_multiple_sessions: 0,
       allow_cors: 'https://a.example.com\n\nhttps://b.example.com ',
+      enable_password_policy: 1,
+      minimum_password_score: '4',
     });
     assert.deepEqual(settings, {
       time_zone: 'Asia/Kolkata',
@@ -36,6 +40,8 @@ describe('effectiveSettings', () => {
       allow_login_after_fail: 90,
       deny_multiple_sessions: false,
       allow_cors: ['https://a.example.com', 'https://b.example.com'],
+      enable_password_policy: true,
+      minimum_password_score: 4,
     });
   });
 

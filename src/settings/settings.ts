@@ -11,7 +11,9 @@ export type SettingKey =
   | 'allow_consecutive_login_attempts'
   | 'allow_login_after_fail'
   | 'deny_multiple_sessions'
-  | 'allow_cors';
+  | 'allow_cors'
+  | 'enable_password_policy'
+  | 'minimum_password_score';
 
 /**
  * The settings in effect, in site_config.json's units (seconds, bytes): site_config.json gives
@@ -28,6 +30,9 @@ export interface Settings {
   readonly deny_multiple_sessions: boolean;
   /** Origins browsers may call from with credentials: `"*"` (any) or a list; null for none. */
   readonly allow_cors: '*' | readonly string[] | null;
+  /** The reference's password strength policy: new passwords need `minimum_password_score` (zxcvbn, 1-4). */
+  readonly enable_password_policy: boolean;
+  readonly minimum_password_score: number;
 }
 
 const MIB = 1024 * 1024;
@@ -75,6 +80,8 @@ export function effectiveSettings(config: Settings, stored: Readonly<Record<stri
   const window = wholeOf(stored.allow_login_after_fail);
   const megabytes = wholeOf(stored.max_file_size);
   const deny = stored.deny_multiple_sessions;
+  const policy = stored.enable_password_policy;
+  const score = Number(textOf(stored.minimum_password_score) || stored.minimum_password_score);
   return {
     time_zone: zone !== '' && isValidTimeZone(zone) ? zone : config.time_zone,
     session_expiry: parseSessionExpiry(textOf(stored.session_expiry)) ?? config.session_expiry,
@@ -83,5 +90,7 @@ export function effectiveSettings(config: Settings, stored: Readonly<Record<stri
     max_file_size: megabytes ? megabytes * MIB : config.max_file_size,
     deny_multiple_sessions: deny === 0 || deny === 1 ? deny === 1 : config.deny_multiple_sessions,
     allow_cors: parseAllowCors(textOf(stored.allow_cors)) ?? config.allow_cors,
+    enable_password_policy: policy === 0 || policy === 1 ? policy === 1 : config.enable_password_policy,
+    minimum_password_score: Number.isInteger(score) && score >= 1 && score <= 4 ? score : config.minimum_password_score,
   };
 }

@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { loadApps } from '../apps/load-apps.js';
 import { registerApps } from '../apps/register-apps.js';
+import { adminPasswordWeakness } from '../auth/password-policy.js';
 import { SessionStore } from '../auth/sessions.js';
 import { TokenCache } from '../auth/token-cache.js';
 import { registerCommentController } from '../controllers/comment-controller.js';
@@ -151,6 +152,8 @@ export interface NewSiteResult {
   readonly generatedPassword: string | undefined;
   /** PostgreSQL: true when fw created the database itself (ensurePostgresDatabase). */
   readonly createdDatabase: boolean;
+  /** Why the given Administrator password is weak (it is accepted all the same), if it is. */
+  readonly weakAdminPassword: string | undefined;
 }
 
 /**
@@ -159,7 +162,13 @@ export interface NewSiteResult {
  */
 export async function createSite(
   dir: string,
-  options: { dbUrl?: string; adminPassword?: string; progress?: Progress } = {},
+  options: {
+    dbUrl?: string;
+    adminPassword?: string;
+    progress?: Progress;
+    /** Also judge the given Administrator password's strength (loads zxcvbn; `fw new-site` does, `fw serve` not). */
+    checkAdminStrength?: boolean;
+  } = {},
 ): Promise<NewSiteResult> {
   const paths = sitePaths(dir);
   if (await siteExists(dir)) throw new Error(`${paths.root} already holds a site (site_config.json exists)`);
@@ -186,5 +195,6 @@ export async function createSite(
     if (createdDatabase) await dropCreatedDatabase(dbUrl).catch(() => {});
     throw err;
   }
-  return { generatedPassword, createdDatabase };
+  const weakAdminPassword = options.adminPassword ? await adminPasswordWeakness(options.adminPassword, options.checkAdminStrength ?? false) : undefined;
+  return { generatedPassword, createdDatabase, weakAdminPassword };
 }

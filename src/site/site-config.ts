@@ -42,6 +42,9 @@ export interface SiteConfig {
   readonly webhook_deny_private_targets: boolean;
   /** When false, fw serves no admin web UI at /app and /login (docs/admin-ui.md). */
   readonly admin_ui: boolean;
+  /** The reference's password strength policy: new passwords need `minimum_password_score` (zxcvbn, 0-4). */
+  readonly enable_password_policy: boolean;
+  readonly minimum_password_score: number;
   /**
    * Maintenance (docs/configuration.md "Maintenance"): writes answer 503; reads too unless
    * `allow_reads_during_maintenance`. Read again from the file at each request (site/maintenance.ts).
@@ -105,6 +108,8 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   allow_cors: null,
   webhook_deny_private_targets: false,
   admin_ui: true,
+  enable_password_policy: false,
+  minimum_password_score: 2,
   maintenance_mode: false,
   allow_reads_during_maintenance: false,
   metrics_token: null,
@@ -163,6 +168,16 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
       expect(raw.webhook_deny_private_targets, isBoolean, 'webhook_deny_private_targets', 'true or false', DEFAULT_CONFIG.webhook_deny_private_targets),
     ),
     admin_ui: Boolean(expect(raw.admin_ui, isBoolean, 'admin_ui', 'true or false', DEFAULT_CONFIG.admin_ui)),
+    enable_password_policy: Boolean(
+      expect(raw.enable_password_policy, isBoolean, 'enable_password_policy', 'true or false', DEFAULT_CONFIG.enable_password_policy),
+    ),
+    minimum_password_score: expect(
+      raw.minimum_password_score,
+      (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 4,
+      'minimum_password_score',
+      'a whole number from 1 to 4 (zxcvbn scores: 2 fair, 3 good, 4 strong)',
+      DEFAULT_CONFIG.minimum_password_score,
+    ),
     maintenance_mode: Boolean(expect(raw.maintenance_mode, isBoolean, 'maintenance_mode', 'true or false', DEFAULT_CONFIG.maintenance_mode)),
     allow_reads_during_maintenance: Boolean(
       expect(raw.allow_reads_during_maintenance, isBoolean, 'allow_reads_during_maintenance', 'true or false', DEFAULT_CONFIG.allow_reads_during_maintenance),

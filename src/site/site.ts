@@ -102,7 +102,11 @@ export class Site implements UnitRunner {
       principal,
       metas: this.metas,
       hooks: this.hooks,
-      settings: { timeZone: this.settingsCache.current.time_zone, encryptionKey: this.config.encryption_key },
+      settings: {
+        timeZone: this.settingsCache.current.time_zone,
+        encryptionKey: this.config.encryption_key,
+        passwordPolicy: this.settingsCache.current,
+      },
       writable,
       sid: unit.sid,
       unit: work,
@@ -120,8 +124,11 @@ export class Site implements UnitRunner {
    * once it committed, its after-rollback callbacks once it rolled back. For handlers that open
    * their own transactions (see {@link detached}).
    */
-  transaction<T>(work: (q: Queryable, unit: UnitOfWork) => Promise<T>): Promise<T> {
-    return runInUnit((w: (q: Queryable) => Promise<T>) => this.db.transaction(w), this.#reportCallbackError, work);
+  async transaction<T>(work: (q: Queryable, unit: UnitOfWork) => Promise<T>): Promise<T> {
+    const result = await runInUnit((w: (q: Queryable) => Promise<T>) => this.db.transaction(w), this.#reportCallbackError, work);
+    // The unit's live events are on their way to every process before its caller answers anyone.
+    await this.realtime.settled();
+    return result;
   }
 
   /** Runs read-only work with fresh metadata. */

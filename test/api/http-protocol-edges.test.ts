@@ -78,6 +78,34 @@ for (const dialect of testDialects()) {
       });
     });
 
+    describe('requests asking to switch protocols elsewhere than Socket.IO are served as HTTP', () => {
+      test('a WebSocket upgrade to an API path is answered, not dropped', async () => {
+        const [answer] = await rawExchange(
+          served,
+          'GET /api/method/ping HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+            'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+          3000,
+        );
+        assert.equal(answer?.statusCode, 200, answer?.body);
+        assert.deepEqual(JSON.parse(answer.body), { message: 'pong' });
+      });
+
+      test("curl --http2's h2c upgrade is ignored: the request, its body and the next one on the connection are served", async () => {
+        const body = JSON.stringify({ description: 'through an h2c upgrade' });
+        const h2c = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n';
+        const [created, pong] = await rawExchange(
+          served,
+          `POST /api/resource/ToDo HTTP/1.1\r\nHost: x\r\n${h2c}Authorization: ${t.adminAuth}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+            'GET /api/method/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+          3000,
+        );
+        assert.equal(created?.statusCode, 200, created?.body);
+        assert.equal(JSON.parse(created.body).data.description, 'through an h2c upgrade');
+        assert.equal(pong?.statusCode, 200, pong?.body);
+      });
+    });
+
     describe('requests the client gives up on are logged quietly', () => {
       test('a GET whose JSON body is cut off by the client is a debug line, not an unhandled error', async () => {
         const before = lines.length;

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../helpers/dialects.js';
+import { dataOf } from '../helpers/document-api.js';
 import { assertMatchesDescription, fetchDescription } from '../helpers/openapi-check.js';
 import { query } from '../helpers/permission-users.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
@@ -77,6 +78,7 @@ for (const dialect of testDialects()) {
         [['a', true], ['b', false], ['extra', false]],
       );
       assert.equal(spec.paths[`/api/method/${SUM}`].put, undefined, 'only the verbs the method takes');
+      assert.equal(spec.paths['/api/method/fw.client.get_list'].post.summary, 'Rows of a DocType the caller may read.');
       const getList = spec.paths['/api/method/fw.client.get_list'].post.requestBody.content['application/json'].schema;
       assert.deepEqual(getList.required, ['doctype']);
       assert.ok(getList.properties.filters.description);
@@ -115,6 +117,42 @@ for (const dialect of testDialects()) {
       const search = await t.request({ method: 'GET', url: `/api/v2/discovery/search${query({ q: 'adds NUMBERS' })}` });
       assertMatchesDescription(spec, search, 'GET', '/api/v2/discovery/search');
       assert.deepEqual(search.json().data.results.map((r: { path: string }) => r.path), [SUM]);
+    });
+
+    test("/api/v2/discovery/doctype lists a DocType's document methods, those of every DocType that apply included", async () => {
+      const spec = await fetchDescription(t);
+      const todo = await t.request({ method: 'GET', url: '/api/v2/discovery/doctype/ToDo' });
+      assertMatchesDescription(spec, todo, 'GET', '/api/v2/discovery/doctype/{doctype}');
+      const names = (todo.json().data.methods as Array<{ method: string }>).map((m) => m.method);
+      assert.ok(names.includes('add_comment'));
+      assert.ok(!names.includes('submit'), 'ToDo is not submittable');
+      dataOf(
+        await t.request({
+          method: 'POST',
+          url: '/api/resource/DocType',
+          body: { name: 'Discovered Voucher', is_submittable: 1, fields: [{ fieldname: 'amount', fieldtype: 'Currency' }], permissions: [{ role: 'System Manager', submit: 1, cancel: 1 }] },
+        }),
+      );
+      const voucher = (await t.request({ method: 'GET', url: '/api/v2/discovery/doctype/Discovered%20Voucher' })).json().data;
+      assert.deepEqual(
+        voucher.methods.map((m: { method: string }) => m.method),
+        ['add_comment', 'cancel', 'discard', 'submit'],
+      );
+      const submit = await t.request({ method: 'GET', url: '/api/v2/discovery/doctype/Discovered%20Voucher/method/submit' });
+      assertMatchesDescription(spec, submit, 'GET', '/api/v2/discovery/doctype/{doctype}/method/{method}');
+      assert.deepEqual(submit.json().data.http_methods, ['POST']);
+      assert.equal(submit.json().data.endpoint, '/api/v2/document/Discovered%20Voucher/{name}/method/submit');
+      const refusals: Array<[string, boolean, number]> = [
+        ['/api/v2/discovery/doctype/ToDo', true, 403],
+        ['/api/v2/discovery/doctype/No%20Such%20Thing', false, 404],
+        ['/api/v2/discovery/doctype/Has%20Role', false, 404],
+        ['/api/v2/discovery/doctype/ToDo/method/submit', false, 404],
+      ];
+      for (const [url, anonymous, status] of refusals) {
+        const res = await t.request({ method: 'GET', url, anonymous });
+        assert.equal(res.statusCode, status, `${url}: ${res.body}`);
+        assertMatchesDescription(spec, res, 'GET', url.includes('/method/') ? '/api/v2/discovery/doctype/{doctype}/method/{method}' : '/api/v2/discovery/doctype/{doctype}');
+      }
     });
 
     test('Guest discovers only the methods Guest may call', async () => {

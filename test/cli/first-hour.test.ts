@@ -71,6 +71,8 @@ describe('node bin/fw.js serve: log formats', () => {
       assert.match(text, new RegExp(`site: +${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
       assert.match(text, /database: +SQLite .*site\.db/);
       assert.match(text, /password: +FW_ADMIN_PASSWORD/);
+      // `admin` is accepted for a new site (the README's quick start), with a warning.
+      assert.match(text, /warning: the Administrator password is shorter than 8 characters/);
       assert.doesNotMatch(text, /^\{"level"/m);
 
       const pong = await fetch(`http://127.0.0.1:${port}/api/method/ping?pwd=hunter2`);

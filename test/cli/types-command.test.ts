@@ -61,6 +61,9 @@ describe('fw types', () => {
         "export const name: DocTypeName = 'Book Loan';",
         "export function title(doc: DocTypes['Book Loan']['doc']): string { return doc.title ?? doc.name; }",
         "export function stamp(doc: DocTypes['ToDo']['doc']): string { return doc.modified; }",
+        "import type { Methods } from './fw-types.js';",
+        "export const count: Methods['fw.client.get_count']['result'] = 3;",
+        "export const args: Methods['fw.client.get_list']['params'] = { doctype: 'Book Loan', fields: ['title'], limit_page_length: 5 };",
       ].join('\n'),
     );
     assert.deepEqual(typeErrors([join(dir, 'good.ts')]), []);
@@ -71,13 +74,16 @@ describe('fw types', () => {
         "export const missing: BookLoanCreate = { state: 'Out' };",
         "export const choice: BookLoanCreate = { title: 'x', state: 'Lost' };",
         "export function write(doc: BookLoan) { doc.creation = 'now'; }",
+        "import type { Methods } from './fw-types.js';",
+        "export const noDocType: Methods['fw.client.get_list']['params'] = { fields: ['title'] };",
       ].join('\n'),
     );
     const errors = typeErrors([join(dir, 'bad.ts')]);
-    assert.equal(errors.length, 3, errors.join('\n'));
+    assert.equal(errors.length, 4, errors.join('\n'));
     assert.match(errors.join('\n'), /title/);
     assert.match(errors.join('\n'), /Lost/);
     assert.match(errors.join('\n'), /read-only/);
+    assert.match(errors.join('\n'), /doctype/);
   });
 
   test('without --out the types go to standard output; a missing site is an error', async () => {

@@ -1,5 +1,6 @@
 import { createSite } from '../../site/open-site.js';
 import { describeDatabaseUrl } from '../../storage/open-database.js';
+import { weakAdminWarning } from '../password-warning.js';
 import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 
@@ -25,7 +26,9 @@ export async function newSiteCommand(argv: string[]): Promise<number> {
     dbUrl: values.db ?? process.env.FW_DB_URL,
     adminPassword,
     progress: (m) => process.stderr.write(`  installing ${m}\n`),
+    checkAdminStrength: true,
   });
+  if (result.weakAdminPassword) process.stderr.write(weakAdminWarning(result.weakAdminPassword));
   if (result.createdDatabase) console.log(`Created the PostgreSQL database ${describeDatabaseUrl(values.db ?? process.env.FW_DB_URL ?? '')}`);
   console.log(`Created site in ${dir}`);
   if (result.generatedPassword) {

@@ -3,6 +3,7 @@ import { createSite, openSite, siteExists } from '../../site/open-site.js';
 import { loadSiteConfig } from '../../site/site-config.js';
 import { sitePaths } from '../../site/site-paths.js';
 import { runClusterPrimary } from '../cluster-primary.js';
+import { weakAdminWarning } from '../password-warning.js';
 import { UsageError } from '../usage-error.js';
 import { parseOptions } from '../parse-options.js';
 import { logFormat, prettyLogStream } from '../log-format.js';
@@ -73,6 +74,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     const adminPassword = process.env.FW_ADMIN_PASSWORD;
     const result = await createSite(dir, { dbUrl, adminPassword });
     if (result.generatedPassword) console.log(`Administrator password (shown once): ${result.generatedPassword}`);
+    if (result.weakAdminPassword) process.stderr.write(weakAdminWarning(result.weakAdminPassword));
     passwordSource = result.generatedPassword ? 'generated for this new site, printed above once' : 'FW_ADMIN_PASSWORD, given when this site was created';
   }
   const dbInUse = dbUrl ?? (await loadSiteConfig(sitePaths(dir).config)).db_url;

@@ -91,7 +91,7 @@ export function jsonResponse(description: string, schema: JsonSchema): OpenApiOb
 const MESSAGES_V1: JsonSchema = { type: 'string', description: 'A JSON-encoded list of JSON-encoded messages shown to the user.' };
 const MESSAGES_V2: JsonSchema = { type: 'array', items: { type: 'object', additionalProperties: true } };
 
-/** A v1 `{"data": …}` body. */
+/** A `{"data": …}` body, with the messages of its version (v2 lists add `has_next_page` through `extra`). */
 export function dataEnvelope(data: JsonSchema, style: 'v1' | 'v2', extra: Record<string, JsonSchema> = {}): JsonSchema {
   return {
     type: 'object',

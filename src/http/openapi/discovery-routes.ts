@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Site } from '../../site/site.js';
 import { requestContext } from '../request-context.js';
 import { dataEnvelope } from './common-components.js';
-import { discoveryRoot, methodDocument, methodIndex, searchMethods } from './discovery.js';
+import { discoveryRoot, doctypeMethodDocument, doctypeMethodIndex, methodDocument, methodIndex, searchMethods } from './discovery.js';
 import type { JsonSchema, OpenApiObject } from './json-schema.js';
 import { operation, pathParameter } from './operation.js';
 
@@ -21,6 +21,18 @@ export function registerDiscoveryRoutes(app: FastifyInstance, site: Site): void 
   app.get('/api/v2/discovery/method/:method', async (req) => {
     const { method } = req.params as { method: string };
     return { data: methodDocument(site.methods, await principal(req), method) };
+  });
+  // DocType methods depend on the metadata: read in a unit of work, so it is current.
+  const source = { metas: site.metas, methods: site.methods };
+  app.get('/api/v2/discovery/doctype/:doctype', async (req) => {
+    const { doctype } = req.params as { doctype: string };
+    const rc = await requestContext(site, req);
+    return { data: await site.read(rc.principal, async () => doctypeMethodIndex(source, rc.principal, doctype), { sid: rc.sid }) };
+  });
+  app.get('/api/v2/discovery/doctype/:doctype/method/:method', async (req) => {
+    const { doctype, method } = req.params as { doctype: string; method: string };
+    const rc = await requestContext(site, req);
+    return { data: await site.read(rc.principal, async () => doctypeMethodDocument(source, rc.principal, doctype, method), { sid: rc.sid }) };
   });
 }
 
@@ -62,6 +74,37 @@ const METHOD_DOCUMENT: JsonSchema = {
   additionalProperties: false,
 };
 
+const DOCTYPE_SUMMARY: JsonSchema = {
+  type: 'object',
+  required: ['type', 'kind', 'doctype', 'method'],
+  properties: { type: { const: 'method' }, kind: { const: 'doctype' }, doctype: { type: 'string' }, method: { type: 'string' }, description: { type: 'string' } },
+  additionalProperties: false,
+};
+
+const DOCTYPE_INDEX: JsonSchema = {
+  type: 'object',
+  required: ['type', 'doctype', 'methods'],
+  properties: { type: { const: 'method_index' }, doctype: { type: 'string' }, methods: { type: 'array', items: DOCTYPE_SUMMARY } },
+  additionalProperties: false,
+};
+
+const DOCTYPE_METHOD: JsonSchema = {
+  type: 'object',
+  required: ['type', 'kind', 'doctype', 'method', 'endpoint', 'http_methods', 'permission', 'params'],
+  properties: {
+    type: { const: 'method' },
+    kind: { const: 'doctype' },
+    doctype: { type: 'string' },
+    method: { type: 'string' },
+    endpoint: { type: 'string' },
+    http_methods: { type: 'array', items: { enum: ['GET', 'POST'] } },
+    permission: { type: 'object', additionalProperties: { type: 'string' } },
+    params: { type: 'array' },
+    docstring: { type: 'string' },
+  },
+  additionalProperties: false,
+};
+
 /** The discovery routes in the API description. */
 export function discoveryPaths(): Record<string, Record<string, OpenApiObject>> {
   const op = (id: string, summary: string, schema: JsonSchema, parameters: OpenApiObject[] = []) => ({
@@ -73,7 +116,7 @@ export function discoveryPaths(): Record<string, Record<string, OpenApiObject>> 
       guest: true,
       parameters,
       ok: { description: 'Methods the caller may call (Guest: those that allow guests).', schema: dataEnvelope(schema, 'v2') },
-      errors: [400, 401, 404, 500, 503],
+      errors: [400, 401, 403, 404, 500, 503],
     }),
   });
   return {
@@ -103,6 +146,13 @@ export function discoveryPaths(): Record<string, Record<string, OpenApiObject>> 
     }),
     '/api/v2/discovery/method/{method}': op('discoveryMethod', 'One method with its parameters', METHOD_DOCUMENT, [
       pathParameter('method', 'A dotted method path.'),
+    ]),
+    '/api/v2/discovery/doctype/{doctype}': op('discoveryDocTypeMethods', "The whitelisted methods of a DocType's documents", DOCTYPE_INDEX, [
+      pathParameter('doctype', 'A DocType the caller may read or write.'),
+    ]),
+    '/api/v2/discovery/doctype/{doctype}/method/{method}': op('discoveryDocTypeMethod', 'One document method and how to call it', DOCTYPE_METHOD, [
+      pathParameter('doctype', 'A DocType the caller may read or write.'),
+      pathParameter('method', 'The method name.'),
     ]),
   };
 }

@@ -1,5 +1,8 @@
 import type { Principal } from '../../auth/principal.js';
-import { DoesNotExistError } from '../../errors/index.js';
+import { DoesNotExistError, PermissionError } from '../../errors/index.js';
+import type { Meta } from '../../meta/meta.js';
+import { roleGrant } from '../../permissions/role-permissions.js';
+import type { DocMethodDefinition } from '../../rpc/doc-methods.js';
 import type { JsonSchema } from '../../rpc/method-params.js';
 import type { MethodDefinition, MethodRegistry } from '../../rpc/method-registry.js';
 
@@ -105,5 +108,57 @@ export function methodDocument(methods: MethodRegistry, principal: Principal, pa
     endpoint: `/api/v2/method/${def.path}`,
     ...(def.description ? { docstring: def.description } : {}),
     ...(def.result ? { returns: def.result } : {}),
+  };
+}
+
+/** Where the DocType's methods come from: the metadata and the method registry. */
+export interface DocTypeMethodSource {
+  readonly metas: { has(doctype: string): boolean; get(doctype: string): Meta };
+  readonly methods: MethodRegistry;
+}
+
+/**
+ * The DocType whose document methods the principal may discover: one they may read or write
+ * (document methods need one or the other), not a child DocType (reached through its parent).
+ * An unknown DocType is 404, one they cannot use 403, as for its documents.
+ */
+function discoverableDocType(source: DocTypeMethodSource, principal: Principal, doctype: string): Meta {
+  if (!source.metas.has(doctype)) throw new DoesNotExistError(`DocType ${doctype.slice(0, 140)} not found`);
+  const meta = source.metas.get(doctype);
+  if (meta.isChild) throw new DoesNotExistError(`DocType ${doctype} is not available for discovery`);
+  if (roleGrant(principal, meta, 'read') === 'none' && roleGrant(principal, meta, 'write') === 'none') {
+    throw new PermissionError(`No permission for ${doctype}`, { doctype });
+  }
+  return meta;
+}
+
+function docMethodSummary(meta: Meta, def: DocMethodDefinition): object {
+  const description = def.description?.split('\n')[0];
+  return { type: 'method', kind: 'doctype', doctype: meta.name, method: def.name, ...(description ? { description } : {}) };
+}
+
+/** `GET /api/v2/discovery/doctype/<DocType>`: the whitelisted methods of its documents. */
+export function doctypeMethodIndex(source: DocTypeMethodSource, principal: Principal, doctype: string): object {
+  const meta = discoverableDocType(source, principal, doctype);
+  const methods = source.methods.docMethods.forDocType(meta).map((def) => docMethodSummary(meta, def));
+  return { type: 'method_index', doctype: meta.name, methods };
+}
+
+/** `GET /api/v2/discovery/doctype/<DocType>/method/<m>`: one document method and how to call it. */
+export function doctypeMethodDocument(source: DocTypeMethodSource, principal: Principal, doctype: string, method: string): object {
+  const meta = discoverableDocType(source, principal, doctype);
+  const def = source.methods.docMethods.forDocType(meta).find((d) => d.name === method);
+  if (!def) throw new DoesNotExistError(`Method ${method.slice(0, 140)} is not available for discovery on DocType ${doctype}`);
+  return {
+    type: 'method',
+    kind: 'doctype',
+    doctype: meta.name,
+    method: def.name,
+    endpoint: `/api/v2/document/${encodeURIComponent(meta.name)}/{name}/method/${def.name}`,
+    // The v2 document-method route takes GET (read permission) and POST (write permission).
+    http_methods: def.methods.filter((v) => v === 'GET' || v === 'POST'),
+    permission: { GET: 'read', POST: 'write' },
+    params: [],
+    ...(def.description ? { docstring: def.description } : {}),
   };
 }

@@ -117,8 +117,9 @@ export function errorResponses(): Record<string, OpenApiObject> {
   return responses;
 }
 
-/** The error statuses every API call may meet; writes and uploads add theirs. */
+/** The error statuses every API call may meet. */
 export const COMMON_ERRORS: readonly number[] = [400, 401, 403, 404, 417, 500, 503];
+/** Those of calls with a body that may write: also an idle body, a name clash, an oversize body. */
 export const WRITE_ERRORS: readonly number[] = [...COMMON_ERRORS, 408, 409, 413];
 
 /** `responses` entries referring to the error responses of `statuses`. */

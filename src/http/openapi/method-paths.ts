@@ -16,7 +16,8 @@ const MULTIPART = new Set(['upload_file', 'fw.handler.upload_file']);
 function queryParameters(def: MethodDefinition): OpenApiObject[] {
   const required = new Set(def.schema.required ?? []);
   return Object.entries(def.schema.properties).map(([name, schema]) => {
-    const structured = schema.type === 'object' || schema.type === 'array' || schema.type === undefined;
+    const types = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
+    const structured = types.some((t) => t === 'object' || t === 'array' || t === undefined);
     const description = typeof schema.description === 'string' ? schema.description : undefined;
     return {
       name,

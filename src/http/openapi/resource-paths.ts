@@ -26,6 +26,14 @@ type PathItems = Record<string, Record<string, OpenApiObject>>;
 
 const NAME_NOTE = 'Percent-encode it; it may hold `/`.';
 
+/** `?run_method=` on a v1 GET: a document method that allows GET, answered `{"data": <result>}` (docs/api.md "Document methods"). */
+const RUN_METHOD_GET = {
+  name: 'run_method',
+  in: 'query',
+  schema: { type: 'string' },
+  description: 'Runs this whitelisted document method (one that allows GET; read permission) instead of reading the document.',
+};
+
 function deleted(style: Style): JsonSchema {
   if (style === 'v2') return dataEnvelope({ const: 'ok' }, 'v2');
   const messages = { type: 'string', description: 'A JSON-encoded list of JSON-encoded messages shown to the user.' };
@@ -97,7 +105,7 @@ function versionPaths(base: string, style: Style, view: DocTypeView | undefined,
       tags,
       style,
       guest: guest.read,
-      parameters: itemParams,
+      parameters: !view && style === 'v1' ? [...itemParams, RUN_METHOD_GET] : itemParams,
       ok: { description: 'The document.', schema: dataEnvelope(doc, style) },
     });
   }

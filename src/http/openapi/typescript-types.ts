@@ -72,8 +72,30 @@ function members(schema: JsonSchema, indent: string): string {
   return out;
 }
 
-/** A TypeScript module declaring every component schema, and `DocTypes`, the map from DocType names to their types. */
-export function typescriptTypes(schemas: Record<string, JsonSchema>, header: string): string {
+/** A method as the types describe it: its path and the schemas of its parameters and result. */
+export interface MethodTypeSource {
+  readonly path: string;
+  readonly description?: string | undefined;
+  readonly schema: JsonSchema;
+  readonly result?: JsonSchema | undefined;
+}
+
+/** `Methods`: each method's parameters and result, by path. */
+function methodsInterface(methods: readonly MethodTypeSource[]): string {
+  let out = "\n/** Each method's parameters (the call's arguments) and result (`message` in v1, `data` in v2), by path. */\nexport interface Methods {\n";
+  for (const m of methods) {
+    const summary = m.description?.split('\n')[0];
+    const params = typeOf({ ...m.schema, description: undefined }, '    ');
+    out += `${summary ? comment({ description: summary }, '  ') : ''}  ${JSON.stringify(m.path)}: {\n    params: ${params};\n    result: ${m.result ? typeOf(m.result, '    ') : 'unknown'};\n  };\n`;
+  }
+  return `${out}}\n`;
+}
+
+/**
+ * A TypeScript module declaring every component schema, `DocTypes` (the map from DocType names to
+ * their types) and `Methods` (each method's parameters and result).
+ */
+export function typescriptTypes(schemas: Record<string, JsonSchema>, header: string, methods: readonly MethodTypeSource[] = []): string {
   let out = `${header}\n`;
   const doctypes = new Map<string, Record<string, string>>();
   for (const [name, schema] of Object.entries(schemas)) {
@@ -94,5 +116,5 @@ export function typescriptTypes(schemas: Record<string, JsonSchema>, header: str
     out += `  ${JSON.stringify(doctype)}: { ${entries.join('; ')} };\n`;
   }
   out += '}\n\n/** Every DocType name. */\nexport type DocTypeName = keyof DocTypes;\n';
-  return out;
+  return methods.length ? out + methodsInterface(methods) : out;
 }

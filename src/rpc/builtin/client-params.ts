@@ -20,12 +20,13 @@ const NAME_OR_FILTERS: JsonSchema = {
   type: ['string', 'number', 'array', 'object'],
   description: 'A document name, or filters as `[[field, op, value], …]` or `{field: value}`; JSON text too.',
 };
-const PAGING: JsonSchema = { type: ['integer', 'string'], description: 'A non-negative integer (a bad value is 417 DataError).' };
+const PAGING: JsonSchema = { type: ['number', 'string'], description: 'A non-negative integer (a bad value is 417 DataError).' };
 
 function schema(properties: Record<string, JsonSchema>, required: readonly string[], description: string): ParamsSchema {
   return { type: 'object', properties, required, description };
 }
 
+/** `fw.client.get_list`. */
 export const GET_LIST = schema(
   {
     doctype: DOCTYPE,
@@ -43,18 +44,21 @@ export const GET_LIST = schema(
   'Rows of a DocType the caller may read.',
 );
 
+/** `fw.client.get_count`. */
 export const GET_COUNT = schema(
   { doctype: DOCTYPE, filters: FILTERS, or_filters: FILTERS, parent: PARENT },
   ['doctype'],
   'The number of documents matching the filters that the caller may read.',
 );
 
+/** `fw.client.get`. */
 export const GET = schema(
   { doctype: DOCTYPE, name: NAME, filters: { ...NAME_OR_FILTERS, description: 'Instead of `name`: a name, or filters (the first match).' }, parent: PARENT },
   ['doctype'],
   'One document, by name or by filters.',
 );
 
+/** `fw.client.get_value`. */
 export const GET_VALUE = schema(
   {
     doctype: DOCTYPE,
@@ -67,18 +71,21 @@ export const GET_VALUE = schema(
   'Field values of the first matching document.',
 );
 
+/** `fw.client.get_single_value`. */
 export const GET_SINGLE_VALUE = schema(
   { doctype: DOCTYPE, field: { type: 'string', minLength: 1 } },
   ['doctype', 'field'],
   'One value of a Single DocType.',
 );
 
+/** `fw.client.has_permission`. */
 export const HAS_PERMISSION = schema(
   { doctype: DOCTYPE, docname: NAME, perm_type: { type: 'string', default: 'read', description: 'A right: read, write, create, delete, submit, …' } },
   ['doctype', 'docname'],
   'Whether the caller holds a right on a document: `{"has_permission": true|false}`.',
 );
 
+/** `fw.client.set_value`. */
 export const SET_VALUE = schema(
   {
     doctype: DOCTYPE,
@@ -90,29 +97,37 @@ export const SET_VALUE = schema(
   'Sets fields of a document and saves it.',
 );
 
+/** `fw.client.insert`. */
 export const INSERT = schema({ doc: DOC }, ['doc'], 'Inserts a document (a child row: with parenttype, parent, parentfield).');
+/** `fw.client.save`. */
 export const SAVE = schema({ doc: DOC }, ['doc'], 'Saves a document as read (with `modified`); inserts it when it has no name.');
+/** `fw.client.submit`. */
 export const SUBMIT = schema({ doc: DOC }, ['doc'], 'Submits a document (inserting it submitted when it has no name).');
+/** `doctype` and `name` (`fw.client.delete`, `fw.client.cancel`). */
 export const DOCTYPE_AND_NAME = (description: string) => schema({ doctype: DOCTYPE, name: NAME }, ['doctype', 'name'], description);
 
+/** `fw.client.rename_doc`. */
 export const RENAME_DOC = schema(
   { doctype: DOCTYPE, old_name: NAME, new_name: NAME, merge: { type: 'boolean', description: 'Refused: fw does not merge.' } },
   ['doctype', 'old_name', 'new_name'],
   'Renames a document; links, child rows, attachments and history follow.',
 );
 
+/** `fw.client.insert_many`. */
 export const INSERT_MANY = schema(
   { docs: { type: 'array', description: 'At most 200 documents (more is 417 ValidationError), each with its doctype.' } },
   ['docs'],
   'Inserts documents in one transaction and answers their names; one refusal stores none.',
 );
 
+/** `fw.client.bulk_update`. */
 export const BULK_UPDATE = schema(
   { docs: { type: 'array', description: '`[{doctype, docname, ...fields}]`; an item that is not one is reported in `failed_docs`.' } },
   ['docs'],
   'Updates documents, each on its own: `{"failed_docs": [{doc, exc}]}`.',
 );
 
+/** `login`. */
 export const LOGIN = schema(
   {
     usr: { type: 'string', description: 'The user name or email.' },
@@ -136,6 +151,7 @@ export const DOCUMENT_RESULT: JsonSchema = {
   description: 'The document: standard fields, fields, child tables.',
 };
 
+/** What the methods above return, by method. */
 export const RESULTS = {
   getList: { type: 'array', items: { anyOf: [{ type: 'object' }, { type: 'array' }] }, description: 'Rows: objects, or arrays with `as_dict` false.' },
   getCount: { type: 'integer', minimum: 0 },

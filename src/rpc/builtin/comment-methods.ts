@@ -38,5 +38,8 @@ async function addComment({ ctx, services, doc, args }: DocMethodCall): Promise<
 
 /** Comments on documents: the `add_comment` method of every DocType. */
 export function registerCommentMethods(methods: MethodRegistry): void {
-  methods.registerDocMethod('*', 'add_comment', addComment, { methods: ['POST'] });
+  methods.registerDocMethod('*', 'add_comment', addComment, {
+    methods: ['POST'],
+    description: "Adds a Comment to the document's timeline (`text`, `comment_type`, `comment_email`, `comment_by`).",
+  });
 }

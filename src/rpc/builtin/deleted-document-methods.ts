@@ -132,6 +132,6 @@ export function registerDeletedDocumentMethods(methods: MethodRegistry): void {
       doc.new_name = restoredName;
       return restoredName;
     },
-    { methods: ['POST'] },
+    { methods: ['POST'], description: 'Restores the archived document under its original name, as a draft (System Manager).' },
   );
 }

@@ -1,5 +1,6 @@
 import { presentDoc } from '../../documents/present-document.js';
 import type { Doc } from '../../meta/doctype.js';
+import type { Meta } from '../../meta/meta.js';
 import type { DocMethodCall } from '../doc-methods.js';
 import type { HttpVerb, MethodCall, MethodRegistry } from '../method-registry.js';
 import { documentArg } from './client-args.js';
@@ -53,7 +54,12 @@ export function registerDocstatusMethods(methods: MethodRegistry): void {
     params: params.DOCTYPE_AND_NAME('Cancels a submitted document.'),
     result: params.DOCUMENT_RESULT,
   });
-  methods.registerDocMethod('*', 'submit', submitMethod, { methods: ['POST'] });
-  methods.registerDocMethod('*', 'cancel', cancelMethod, { methods: ['POST'] });
-  methods.registerDocMethod('*', 'discard', discardMethod, { methods: ['POST'] });
+  const submittable = (meta: Meta) => meta.isSubmittable;
+  methods.registerDocMethod('*', 'submit', submitMethod, { methods: ['POST'], appliesTo: submittable, description: 'Submits the draft.' });
+  methods.registerDocMethod('*', 'cancel', cancelMethod, { methods: ['POST'], appliesTo: submittable, description: 'Cancels the submitted document.' });
+  methods.registerDocMethod('*', 'discard', discardMethod, {
+    methods: ['POST'],
+    appliesTo: submittable,
+    description: 'Sets the draft to cancelled without validation.',
+  });
 }

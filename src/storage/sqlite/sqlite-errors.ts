@@ -12,6 +12,10 @@ export function translateSqliteError(err: unknown): unknown {
   const e = err as SqliteDriverError;
   if (typeof e?.code !== 'string') return err;
   if (e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    // An expression index names itself instead of columns: "UNIQUE constraint failed: index
+    // 'tabUser_name_lower'" is the case-insensitive index on a name (install-core.ts), a duplicate name.
+    const expression = /failed: index '(.+)_name_lower'$/.exec(e.message);
+    if (expression) return uniqueViolation(expression[1], 'name', err);
     // "UNIQUE constraint failed: tabToDo.name" (several columns are comma-separated)
     const target = /failed: ([^,]+)/.exec(e.message)?.[1] ?? '';
     const dot = target.lastIndexOf('.');
