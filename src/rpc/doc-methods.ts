@@ -2,6 +2,7 @@ import { DoesNotExistError, PermissionError, TimestampMismatchError } from '../e
 import { mergePatch } from '../documents/build-document.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { Doc } from '../meta/doctype.js';
+import type { Meta } from '../meta/meta.js';
 import type { HttpExchange, HttpVerb } from './http-exchange.js';
 import type { MethodServices } from './method-services.js';
 
