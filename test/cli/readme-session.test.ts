@@ -9,7 +9,9 @@ import { testDialects } from '../helpers/dialects.js';
 import { dataOf } from '../helpers/document-api.js';
 import { createUser } from '../helpers/permission-users.js';
 import { startTestSite } from '../helpers/test-site.js';
-import { REPO, runBin } from '../helpers/fw-bin.js';
+import { spawn } from 'node:child_process';
+import { freePort } from '../../bench/free-port.js';
+import { outputOf, REPO, runBin, spawnBin, stopChild } from '../helpers/fw-bin.js';
 
 // The README's first session, checked against the code: how fw is run, the token it takes, and the
 // Book DocType it creates (which docs/api.md continues from).
@@ -86,6 +88,31 @@ describe('README and docs: how fw is run', () => {
 
   test('docs/api.md creates the very Book of the README', async () => {
     assert.deepEqual(bookDefinition(await doc('docs/api.md')), bookDefinition(await doc('README.md')));
+  });
+});
+
+describe("the README's first session, run as written", () => {
+  test('against a server started by node bin/fw.js serve, every curl succeeds and Dune is listed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fw-readme-run-'));
+    const port = await freePort();
+    const server = spawnBin(['serve', '--site', join(dir, 'site'), '--port', String(port)], { FW_ADMIN_PASSWORD: 'admin', FW_LOG_FORMAT: 'json' });
+    const log = outputOf(server);
+    try {
+      await log.waitFor(/Server listening at/, 60_000);
+      const block = /## A first session with curl[\s\S]*?```sh\n([\s\S]*?)```/.exec(await doc('README.md'))?.[1];
+      assert.ok(block, 'the README has the session');
+      // Only the port and the site folder differ from the README (FW_SITE stands in for ./sites/default).
+      const script = `set -e\n${block.replaceAll('127.0.0.1:8000', `127.0.0.1:${port}`).replace(/^curl /gm, 'curl -f -S ')}`;
+      const shell = spawn('bash', ['-c', script], { cwd: REPO, env: { ...process.env, FW_SITE: join(dir, 'site') }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out = outputOf(shell);
+      const code = await new Promise<number | null>((resolve) => shell.once('exit', resolve));
+      assert.equal(code, 0, out.text());
+      assert.doesNotMatch(out.text(), /exc_type/);
+      assert.match(out.text(), /\{"data":\[\{"title":"Dune","pages":412\}\]\}/);
+    } finally {
+      await stopChild(server, 'SIGTERM');
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
