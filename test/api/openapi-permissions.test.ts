@@ -44,6 +44,17 @@ for (const dialect of testDialects()) {
           body: { name: SECRET, fields: [{ fieldname: 'amount', fieldtype: 'Currency' }], permissions: [{ role: 'System Manager' }] },
         }),
       );
+      dataOf(
+        await t.request({
+          method: 'POST',
+          url: '/api/resource/DocType',
+          body: {
+            name: 'Drop Box',
+            fields: [{ fieldname: 'note', fieldtype: 'Data' }],
+            permissions: [{ role: 'Note Reader', read: 0, write: 0, create: 1, delete: 0 }],
+          },
+        }),
+      );
       reader = await createUser(t, 'oa-reader@example.com', { roles: ['Note Reader'] });
       auditor = await createUser(t, 'oa-auditor@example.com', { roles: ['Note Auditor'] });
     });
@@ -56,6 +67,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(Object.keys(spec.paths[`${note}/{name}`]), ['get'], 'read only: no update or delete');
       assert.equal(spec.paths[`/api/resource/${encodeURIComponent(SECRET)}`], undefined);
       assert.equal(spec.components.schemas.SecretLedger, undefined);
+      assert.equal(spec.components.schemas.DropBox, undefined, 'a DocType the caller may only create into is not readable, so absent');
       assert.equal(spec.components.schemas.User, undefined, 'built-in DocTypes the user cannot read are absent too');
       assert.ok(spec.components.schemas.AuditNote.properties.title);
       assert.equal(spec.components.schemas.AuditNote.properties.verdict, undefined, 'permlevel 1 is hidden');

@@ -38,8 +38,7 @@ function rightsOf(actor: Actor, meta: Meta): Rights {
 const union = (a: ReadonlySet<number> | undefined, b: ReadonlySet<number>) => new Set([...(a ?? []), ...b]);
 
 /**
- * The DocTypes the caller may use (a role grants read, create, write or delete: docs/openapi.md
- * "What you see"), and the child DocTypes their tables hold, each with the permlevels the caller may
+ * The DocTypes the caller may read (a role grants read or write: docs/openapi.md "What you see"), and the child DocTypes their tables hold, each with the permlevels the caller may
  * read and write. Child rows take their parent's levels (docs/architecture.md "Permissions").
  */
 function visibleDocTypes(input: DescribeInput): { views: Meta[]; levels: Map<string, FieldLevels> } {
@@ -54,7 +53,8 @@ function visibleDocTypes(input: DescribeInput): { views: Meta[]; levels: Map<str
       continue;
     }
     const rights = rightsOf(actor, meta);
-    if (!rights.read && !rights.create && !rights.write && !rights.delete) {
+    // Readable: a role grants read, or write (which reads too, as for field levels).
+    if (!rights.read && !rights.write) {
       if (input.doctype !== undefined) throw new PermissionError(`No permission for ${name}`, { doctype: name });
       continue;
     }

@@ -106,7 +106,10 @@ function versionPaths(base: string, style: Style, view: DocTypeView | undefined,
       style,
       guest: guest.read,
       parameters: !view && style === 'v1' ? [...itemParams, RUN_METHOD_GET] : itemParams,
-      ok: { description: 'The document.', schema: dataEnvelope(doc, style) },
+      ok: {
+        description: 'The document.',
+        schema: dataEnvelope(!view && style === 'v1' ? { anyOf: [doc, { description: "With `run_method`: the method's result." }] } : doc, style),
+      },
     });
   }
   if (may.write) {
