@@ -5,7 +5,7 @@ import type { Doc } from '../meta/doctype.js';
 import { holdsExplicitRoleFor } from '../permissions/automatic-roles.js';
 import { mayUseDocument } from '../permissions/document-access.js';
 import { listRestriction } from '../permissions/list-restriction.js';
-import { permissionContext } from '../permissions/permission-context.js';
+import { permissionContext } from '../documents/unit-permissions.js';
 import { roleGrant } from '../permissions/role-permissions.js';
 import type { Condition } from '../query/list-query.js';
 

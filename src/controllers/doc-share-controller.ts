@@ -3,7 +3,7 @@ import type { DocContext } from '../documents/doc-context.js';
 import type { HookRegistry } from '../documents/hooks.js';
 import { MandatoryError, PermissionError, ValidationError } from '../errors/index.js';
 import { mayUseDocument } from '../permissions/document-access.js';
-import { permissionContext } from '../permissions/permission-context.js';
+import { permissionContext } from '../documents/unit-permissions.js';
 
 function isSet(value: unknown): boolean {
   return Number(value) === 1;

@@ -8,7 +8,7 @@ import { holdsExplicitRoleFor } from '../permissions/automatic-roles.js';
 import { mayUseDocument } from '../permissions/document-access.js';
 import { isWithheld } from '../permissions/field-level.js';
 import { listRestriction } from '../permissions/list-restriction.js';
-import { permissionContext } from '../permissions/permission-context.js';
+import { permissionContext } from '../documents/unit-permissions.js';
 import { permittedLevels, roleGrant } from '../permissions/role-permissions.js';
 import type { Condition } from '../query/list-query.js';
 import { documentDiff } from './version-diff.js';

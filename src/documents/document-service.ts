@@ -6,7 +6,7 @@ import type { Meta } from '../meta/meta.js';
 import { mayUseDocType, mayUseDocument } from '../permissions/document-access.js';
 import { hideUnreadableFields } from '../permissions/hide-unreadable-fields.js';
 import { keepUnwritableFields } from '../permissions/keep-unwritable-fields.js';
-import { permissionContext } from '../permissions/permission-context.js';
+import { permissionContext } from './unit-permissions.js';
 import { permissionDenied } from '../permissions/permission-denied.js';
 import { applyDefaults, coerceFields, mergePatch } from './build-document.js';
 import { checkAmendment } from './check-amendment.js';

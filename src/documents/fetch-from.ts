@@ -3,7 +3,7 @@ import { isLinkField, linkTarget } from '../meta/field-links.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
 import { mayUseDocument } from '../permissions/document-access.js';
 import { isWithheld } from '../permissions/field-level.js';
-import { permissionContext } from '../permissions/permission-context.js';
+import { permissionContext } from './unit-permissions.js';
 import { permittedLevels } from '../permissions/role-permissions.js';
 import type { DocContext } from './doc-context.js';
 

@@ -3,7 +3,7 @@ import { DocumentRepository } from '../documents/document-repository.js';
 import { DoesNotExistError, ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import { mayUseDocType, mayUseDocument } from '../permissions/document-access.js';
-import { permissionContext } from '../permissions/permission-context.js';
+import { permissionContext } from '../documents/unit-permissions.js';
 import { permissionDenied } from '../permissions/permission-denied.js';
 import { FILE_DOCTYPE } from './file-rows.js';
 

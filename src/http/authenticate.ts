@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { verifyApiToken } from '../auth/api-keys.js';
 import { GUEST, loadPrincipal, withUserPermissions, type Principal } from '../auth/principal.js';
 import { AuthenticationError } from '../errors/index.js';
-import { loadUserPermissions } from '../permissions/load-user-permissions.js';
+import { loadUserPermissions } from '../documents/permission-rows.js';
 import { statementReader } from '../storage/statement-reader.js';
 import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';

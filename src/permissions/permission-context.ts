@@ -1,15 +1,14 @@
 import type { Principal } from '../auth/principal.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { Meta } from '../meta/meta.js';
-import { loadShares } from './load-shares.js';
-import { loadUserPermissions } from './load-user-permissions.js';
 import type { PermissionHooks } from './permission-hooks.js';
 import type { ShareGrant } from './shares.js';
 import type { UserPermissionRule } from './user-permissions.js';
 
 /**
  * What permission decisions read besides the principal and metadata, each loaded only when a
- * decision needs it. Tests build one from plain arrays; services get one from {@link permissionContext}.
+ * decision needs it. Tests build one from plain arrays; a unit of work gets one from `permissionContext(ctx)`
+ * (documents/unit-permissions.ts), which reads them from the database.
  */
 export interface PermissionContext {
   readonly principal: Principal;
@@ -21,35 +20,4 @@ export interface PermissionContext {
   userPermissions(): Promise<readonly UserPermissionRule[]>;
   /** Shares of `doctype` documents (of one, when `name` is given) with the principal or everyone. */
   shares(doctype: string, name?: string): Promise<readonly ShareGrant[]>;
-}
-
-/** One context per unit of work, so its User Permission rules are read at most once. */
-const contexts = new WeakMap<DocContext, PermissionContext>();
-
-/**
- * The permission context of one unit of work: rules and shares come from the database of `ctx`.
- * The User Permission rules are those the principal carries (read when it was resolved, at most a
- * second ago) or else read once per unit of work; either way a rule stored by the same request
- * applies from the next one. Shares are read afresh each time, since a request may create one and
- * rely on it.
- */
-export function permissionContext(ctx: DocContext): PermissionContext {
-  const known = contexts.get(ctx);
-  if (known) return known;
-  let rules: Promise<readonly UserPermissionRule[]> | undefined;
-  const { q, dialect, principal } = ctx;
-  const pc: PermissionContext = {
-    principal,
-    metaOf: (d) => ctx.metas.get(d),
-    hooks: ctx.hooks.permissions,
-    ctx,
-    userPermissions() {
-      // Authentication reads the rules along with a cached principal; others read them here.
-      rules ??= principal.userPermissions ? Promise.resolve(principal.userPermissions) : loadUserPermissions(q, dialect, principal.user);
-      return rules;
-    },
-    shares: (doctype, name) => loadShares(q, dialect, principal.user, doctype, name),
-  };
-  contexts.set(ctx, pc);
-  return pc;
 }

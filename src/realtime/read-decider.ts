@@ -2,7 +2,7 @@ import { ADMINISTRATOR_USER, GUEST, GUEST_USER, type Principal } from '../auth/p
 import { resolvePrincipal } from '../http/authenticate.js';
 import type { Doc } from '../meta/doctype.js';
 import { mayUseDocument } from '../permissions/document-access.js';
-import { permissionContext } from '../permissions/permission-context.js';
+import { permissionContext } from '../documents/unit-permissions.js';
 import type { Site } from '../site/site.js';
 import type { ReadDecider } from './realtime-hub.js';
 import type { ReadableBy } from './realtime-message.js';

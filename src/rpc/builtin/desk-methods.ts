@@ -4,7 +4,7 @@ import type { Meta } from '../../meta/meta.js';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
 import { mayUseDocType } from '../../permissions/document-access.js';
 import { isWithheld } from '../../permissions/field-level.js';
-import { permissionContext } from '../../permissions/permission-context.js';
+import { permissionContext } from '../../documents/unit-permissions.js';
 import { permittedLevels, roleGrant } from '../../permissions/role-permissions.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 

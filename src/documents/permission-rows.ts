@@ -1,10 +1,16 @@
 import { GUEST_USER } from '../auth/principal.js';
+import type { ShareGrant } from '../permissions/shares.js';
+import type { UserPermissionRule } from '../permissions/user-permissions.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { perOwner, statementShape } from '../storage/statement-shape.js';
-import type { ShareGrant } from './shares.js';
 
-interface Row {
+/*
+ * The rows permission decisions read besides metadata: DocShare grants and User Permission rules.
+ * The decisions themselves live in permissions/ and never run SQL (docs/architecture.md, "Permissions").
+ */
+
+interface ShareRow {
   share_name: string | null;
   read: number | string | null;
   write: number | string | null;
@@ -48,9 +54,9 @@ export async function loadShares(
   const shapes = shareStatements(dialect);
   const who = user === GUEST_USER ? 'guest' : 'user';
   const statement = name === undefined ? shapes.ofDocType[who](doctype, user) : shapes.ofDocument[who](doctype, user, name);
-  const rows = await q.all<Row>(statement);
+  const rows = await q.all<ShareRow>(statement);
   return rows
-    .filter((r): r is Row & { share_name: string } => typeof r.share_name === 'string' && r.share_name !== '')
+    .filter((r): r is ShareRow & { share_name: string } => typeof r.share_name === 'string' && r.share_name !== '')
     .map((r) => ({
       name: r.share_name,
       read: Number(r.read) === 1,
@@ -58,4 +64,37 @@ export async function loadShares(
       share: Number(r.share) === 1,
       submit: Number(r.submit) === 1,
     }));
+}
+
+interface RuleRow {
+  allow: string | null;
+  for_value: string | null;
+  apply_to_all_doctypes: number | string | null;
+  applicable_for: string | null;
+}
+
+const rulesStatement = perOwner((dialect: Dialect) =>
+  statementShape(1, (user: string) =>
+    dialect.builder
+      .selectFrom('tabUser Permission')
+      .select(['allow', 'for_value', 'apply_to_all_doctypes', 'applicable_for'])
+      .where('user', '=', user)
+      .compile(),
+  ),
+);
+
+/** The User Permission rules of `user`, read from `tabUser Permission`. */
+export async function loadUserPermissions(q: Queryable, dialect: Dialect, user: string): Promise<UserPermissionRule[]> {
+  const rows = await q.all<RuleRow>(rulesStatement(dialect)(user));
+  const rules: UserPermissionRule[] = [];
+  for (const row of rows) {
+    if (!row.allow || !row.for_value) continue;
+    const everywhere = Number(row.apply_to_all_doctypes) === 1 || !row.applicable_for;
+    rules.push(
+      everywhere
+        ? { allow: row.allow, forValue: row.for_value }
+        : { allow: row.allow, forValue: row.for_value, applicableFor: row.applicable_for as string },
+    );
+  }
+  return rules;
 }

@@ -1,0 +1,35 @@
+import type { PermissionContext } from '../permissions/permission-context.js';
+import type { UserPermissionRule } from '../permissions/user-permissions.js';
+import type { DocContext } from './doc-context.js';
+import { loadShares, loadUserPermissions } from './permission-rows.js';
+
+/** One context per unit of work, so its User Permission rules are read at most once. */
+const contexts = new WeakMap<DocContext, PermissionContext>();
+
+/**
+ * The permission context of one unit of work: rules and shares come from the database of `ctx`.
+ * The User Permission rules are those the principal carries (read when it was resolved, at most a
+ * second ago) or else read once per unit of work; either way a rule stored by the same request
+ * applies from the next one. Shares are read afresh each time, since a request may create one and
+ * rely on it.
+ */
+export function permissionContext(ctx: DocContext): PermissionContext {
+  const known = contexts.get(ctx);
+  if (known) return known;
+  let rules: Promise<readonly UserPermissionRule[]> | undefined;
+  const { q, dialect, principal } = ctx;
+  const pc: PermissionContext = {
+    principal,
+    metaOf: (d) => ctx.metas.get(d),
+    hooks: ctx.hooks.permissions,
+    ctx,
+    userPermissions() {
+      // Authentication reads the rules along with a cached principal; others read them here.
+      rules ??= principal.userPermissions ? Promise.resolve(principal.userPermissions) : loadUserPermissions(q, dialect, principal.user);
+      return rules;
+    },
+    shares: (doctype, name) => loadShares(q, dialect, principal.user, doctype, name),
+  };
+  contexts.set(ctx, pc);
+  return pc;
+}
