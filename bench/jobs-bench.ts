@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/http/app.js';
 import { countJobs } from '../src/jobs/job-store.js';
-import { startSiteWorker } from '../src/jobs/site-job-units.js';
+import { startSiteWorker } from '../src/site/site-jobs.js';
 import { createSite, openSite } from '../src/site/open-site.js';
 import type { Site } from '../src/site/site.js';
 import { createThrowawayDatabase, postgresReachable } from './postgres-admin.js';

@@ -21,7 +21,7 @@ import { DocumentService } from '../documents/document-service.js';
 import { HookRegistry } from '../documents/hooks.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import { registerJobMethods } from '../jobs/job-methods.js';
-import { registerSiteScheduler } from '../jobs/site-job-units.js';
+import { registerSiteScheduler } from './site-jobs.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
@@ -114,7 +114,17 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       jobs,
     );
     await warnAboutFileFolders(paths, options.warn);
-    registerWebhooks(site);
+    const { settingsCache } = site;
+    registerWebhooks({
+      hooks,
+      methods,
+      jobs,
+      db,
+      metas,
+      timeZone: () => settingsCache.current.time_zone,
+      encryptionKey: config.encryption_key,
+      denyPrivate: config.webhook_deny_private_targets,
+    });
     registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
     await siteSettings(site);

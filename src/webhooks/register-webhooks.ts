@@ -1,21 +1,22 @@
-import type { Site } from '../site/site.js';
+import type { HookRegistry } from '../documents/hooks.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import type { MethodRegistry } from '../rpc/method-registry.js';
 import { WebhookCache } from './webhook-cache.js';
 import { registerWebhookController } from './webhook-controller.js';
-import { registerDeliveryJob } from './webhook-delivery.js';
+import { registerDeliveryJob, type DeliveryDeps } from './webhook-delivery.js';
 import { registerWebhookMethods } from './webhook-methods.js';
 import { registerWebhookRecorder } from './webhook-recorder.js';
 
-/** Wires webhooks into an opened site: the controller, the recorder hooks, the delivery job, the methods. */
-export function registerWebhooks(site: Site): void {
-  registerWebhookController(site.hooks);
-  registerWebhookRecorder(site.hooks, site.jobs, new WebhookCache());
-  registerDeliveryJob({
-    db: site.db,
-    metas: site.metas,
-    jobs: site.jobs,
-    timeZone: () => site.settingsCache.current.time_zone,
-    encryptionKey: site.config.encryption_key,
-    denyPrivate: site.config.webhook_deny_private_targets,
-  });
-  registerWebhookMethods(site.methods, site.jobs);
+/** What webhooks are wired into: the site's registries, and what delivery needs (see DeliveryDeps). */
+export interface WebhookParts extends DeliveryDeps {
+  readonly hooks: HookRegistry;
+  readonly methods: MethodRegistry;
+}
+
+/** Wires webhooks into a site as openSite opens it: the controller, the recorder hooks, the delivery job, the methods. */
+export function registerWebhooks(parts: WebhookParts): void {
+  registerWebhookController(parts.hooks);
+  registerWebhookRecorder(parts.hooks, parts.jobs, new WebhookCache());
+  registerDeliveryJob(parts);
+  registerWebhookMethods(parts.methods, parts.jobs);
 }

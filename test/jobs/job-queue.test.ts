@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/jobs/job-clock.js';
 import { JobQueue } from '../../src/jobs/job-queue.js';
 import { claimJobs, completeJob, getJob, listJobs } from '../../src/jobs/job-store.js';
 import { JobWorker } from '../../src/jobs/job-worker.js';
-import { siteJobUnits } from '../../src/jobs/site-job-units.js';
+import { siteJobUnits } from '../../src/site/site-jobs.js';
 import { ADMINISTRATOR_USER } from '../../src/auth/principal.js';
 import { testDialects } from '../helpers/dialects.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';

@@ -1,4 +1,4 @@
-import { startSiteWorker } from '../../jobs/site-job-units.js';
+import { startSiteWorker } from '../../site/site-jobs.js';
 import type { JobLogger } from '../../jobs/job-worker.js';
 import { openSite, siteExists } from '../../site/open-site.js';
 import { UsageError } from '../usage-error.js';

@@ -1,7 +1,7 @@
 import { loadPrincipal } from '../auth/principal.js';
-import type { Site } from '../site/site.js';
-import { JobWorker, type JobUnits, type JobWorkerOptions } from './job-worker.js';
-import { registerScheduledRunJob, Scheduler } from './scheduler.js';
+import { JobWorker, type JobUnits, type JobWorkerOptions } from '../jobs/job-worker.js';
+import { registerScheduledRunJob, Scheduler } from '../jobs/scheduler.js';
+import type { Site } from './site.js';
 
 /**
  * Units of work for jobs: a read or a transaction on the site acting as the job's user, resolved
