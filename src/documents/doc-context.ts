@@ -9,8 +9,6 @@ import type { UserMessages } from './user-messages.js';
 /** Site settings the document layer reads. */
 export interface DocSettings {
   readonly timeZone: string;
-  /** Key for reversible Password-field storage. */
-  readonly encryptionKey: string;
   /** The password strength policy in effect (site_config.json, System Settings); off when absent. */
   readonly passwordPolicy?: { readonly enable_password_policy: boolean; readonly minimum_password_score: number };
 }

@@ -5,7 +5,7 @@ import type { DocumentRepository } from './document-repository.js';
 
 /**
  * What the steps of the document pipeline (deleting, amending, Singles) need from the service
- * that runs them: its permission checks and its repository. They take this rather than the
+ * that runs them: its permission checks, its repository and its Password-field storage. They take this rather than the
  * service itself, so the service can call them without the modules importing each other.
  */
 export interface DocumentGuard {
@@ -15,4 +15,6 @@ export interface DocumentGuard {
   authorize(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc): Promise<void>;
   /** Reads and writes document rows. */
   repo(ctx: DocContext): DocumentRepository;
+  /** Stores the Password fields of `doc` encrypted with the site's key (see secret-fields.ts). */
+  storeSecrets(ctx: DocContext, meta: Meta, doc: Doc, before: Doc | undefined): Promise<void>;
 }

@@ -62,6 +62,22 @@ const ACTION_EVENTS: Readonly<Record<DocAction, { readonly before: DocEvent; rea
  * cancel; see docstatus-transitions.ts).
  */
 export class DocumentService implements DocumentGuard {
+  readonly #encryptionKey: string;
+
+  /**
+   * `encryptionKey`: the site's key for Password fields (site_config.json `encryption_key`); kept
+   * here, not in any DocContext, so hooks and method handlers never see it. Without one, saving a
+   * Password field fails.
+   */
+  constructor(options: { readonly encryptionKey?: string } = {}) {
+    this.#encryptionKey = options.encryptionKey ?? '';
+  }
+
+  /** Stores the Password fields of `doc` in __Auth, encrypted (see secret-fields.ts). */
+  storeSecrets(ctx: DocContext, meta: Meta, doc: Doc, before: Doc | undefined): Promise<void> {
+    return storeSecretFields(ctx, meta, doc, before, this.#encryptionKey);
+  }
+
   /** Exposed for the list and method layers, which read rows the same way. */
   repo(ctx: DocContext): DocumentRepository {
     return new DocumentRepository(ctx.dialect, (d) => ctx.metas.get(d));
@@ -144,7 +160,7 @@ export class DocumentService implements DocumentGuard {
     doc.name = validateName(meta, await nameDocument(meta, doc, naming, { clientName: data.name, keepClientName: opts.keepClientName }));
     stampChildRows(meta, doc, stamp, user);
     await this.#beforeWrite(ctx, meta, hookArgs, action);
-    await storeSecretFields(ctx, meta, doc, undefined);
+    await this.storeSecrets(ctx, meta, doc, undefined);
     // Hooks may have added rows; they get their standard columns too.
     stampChildRows(meta, doc, stamp, user);
     await this.#write(meta, doc, () => this.repo(ctx).insert(ctx.q, meta, doc));
@@ -185,7 +201,7 @@ export class DocumentService implements DocumentGuard {
     stampChildRows(meta, doc, stamp, ctx.principal.user);
     const hookArgs: HookArgs = { doc, before, ctx };
     await this.#beforeWrite(ctx, meta, hookArgs, action);
-    await storeSecretFields(ctx, meta, doc, before);
+    await this.storeSecrets(ctx, meta, doc, before);
     stampChildRows(meta, doc, stamp, ctx.principal.user);
     await this.#write(meta, doc, () => this.repo(ctx).update(ctx.q, meta, doc));
     await this.#afterWrite(ctx, meta, hookArgs, action);

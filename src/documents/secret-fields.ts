@@ -8,9 +8,10 @@ const MASK = /^\*+$/;
 /**
  * Password fields never store their value in the document table: the clear value goes encrypted
  * into __Auth and the column keeps asterisks of the same length. A value of only asterisks is the
- * mask coming back from a client and leaves the stored secret as it is.
+ * mask coming back from a client and leaves the stored secret as it is. `encryptionKey` is the
+ * site's (site_config.json), which only the DocumentService holds: no DocContext carries it.
  */
-export async function storeSecretFields(ctx: DocContext, meta: Meta, doc: Doc, before: Doc | undefined): Promise<void> {
+export async function storeSecretFields(ctx: DocContext, meta: Meta, doc: Doc, before: Doc | undefined, encryptionKey: string): Promise<void> {
   for (const f of meta.valueFields) {
     if (!f.type.secret) continue;
     const value = doc[f.def.fieldname];
@@ -20,7 +21,7 @@ export async function storeSecretFields(ctx: DocContext, meta: Meta, doc: Doc, b
         ctx.dialect,
         { doctype: meta.name, name: String(doc.name), fieldname: f.def.fieldname },
         value,
-        ctx.settings.encryptionKey,
+        encryptionKey,
       );
       doc[f.def.fieldname] = '*'.repeat(value.length);
     } else if (typeof value === 'string' && MASK.test(value)) {

@@ -11,7 +11,6 @@ import type { DocContext } from './doc-context.js';
 import type { DocumentGuard } from './document-guard.js';
 import { applyFetchFrom } from './fetch-from.js';
 import { checkModified, laterThan } from './modified-stamp.js';
-import { storeSecretFields } from './secret-fields.js';
 import { loadSingleChildRows, saveSingleChildRows } from './single-child-rows.js';
 import { fromSingleText, readSingleRows, toSingleText, writeSingleRows, type SingleRows } from './single-rows.js';
 import { checkFieldValues, checkLinks, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
@@ -153,7 +152,7 @@ export async function updateSingle(ctx: DocContext, service: DocumentGuard, meta
   const storedFields = meta.valueFields.filter((f) => stored.has(f.def.fieldname));
   checkSetOnlyOnce(meta, doc, Object.fromEntries(storedFields.map((f) => [f.def.fieldname, before[f.def.fieldname]])));
   await ctx.hooks.run(meta.name, 'before_save', hookArgs);
-  await storeSecretFields(ctx, meta, doc, before);
+  await service.storeSecrets(ctx, meta, doc, before);
   // Hooks may have added rows; they get their standard columns too.
   stampChildRows(meta, doc, stamp, ctx.principal.user);
 

@@ -81,7 +81,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     // Store failures go to the site's logger, which the server replaces once it starts.
     const files = openFileStore(paths, (err, folder) => site?.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`));
     registerFileController(hooks, files);
-    const documents = new DocumentService();
+    const documents = new DocumentService({ encryptionKey: config.encryption_key });
     registerUserSelfShare(hooks, documents);
     registerVersionController(hooks, documents);
     registerCommentController(hooks);

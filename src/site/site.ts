@@ -104,7 +104,6 @@ export class Site implements UnitRunner {
       hooks: this.hooks,
       settings: {
         timeZone: this.settingsCache.current.time_zone,
-        encryptionKey: this.config.encryption_key,
         passwordPolicy: this.settingsCache.current,
       },
       writable,
