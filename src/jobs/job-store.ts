@@ -1,7 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import { perOwner, statementShape } from '../storage/statement-shape.js';
 import { JOB_TABLE, type JobRow, type JobStatus } from './job-table.js';
+
+const JOB_COLUMNS = [
+  'name', 'job_id', 'dedupe_key', 'queue', 'handler', 'args', 'status', 'attempts', 'max_retries', 'timeout_ms',
+  'run_at', 'lease_until', 'claim', 'run_as', 'error', 'enqueued_at', 'finished_at',
+] as const satisfies readonly (keyof JobRow)[];
+
+/** The job INSERT, compiled once per dialect: enqueueing inside a busy write path skips the query builder. */
+const insertJobShape = perOwner((dialect: Dialect) =>
+  statementShape(JOB_COLUMNS.length, (...slots: unknown[]) =>
+    dialect.builder
+      .insertInto(JOB_TABLE)
+      .values(Object.fromEntries(JOB_COLUMNS.map((c, i) => [c, slots[i]])) as unknown as JobRow)
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .compile(),
+  ),
+);
 
 /** A job as enqueue writes it. */
 export interface NewJob {
@@ -43,13 +60,7 @@ export async function insertJob(q: Queryable, dialect: Dialect, job: NewJob): Pr
     enqueued_at: job.now,
     finished_at: null,
   };
-  const { changes } = await q.run(
-    dialect.builder
-      .insertInto(JOB_TABLE)
-      .values(row)
-      .onConflict((oc) => oc.column('dedupe_key').doNothing())
-      .compile(),
-  );
+  const { changes } = await q.run(insertJobShape(dialect)(...JOB_COLUMNS.map((c) => row[c])));
   if (changes > 0 || job.jobId === undefined) return { name, created: true };
   const existing = await q.all<{ name: string }>(
     dialect.builder.selectFrom(JOB_TABLE).select('name').where('dedupe_key', '=', job.jobId).compile(),

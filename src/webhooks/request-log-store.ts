@@ -5,6 +5,8 @@ import { hashName } from '../documents/hash-name.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Queryable, Row } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
+import { ShapeCache, statementShape, type StatementShape } from '../storage/statement-shape.js';
+import type { Meta } from '../meta/meta.js';
 import { WEBHOOK_REQUEST_LOG } from './doctypes/index.js';
 import type { StoredRequest } from './webhook-body.js';
 
@@ -35,6 +37,14 @@ export interface NewDelivery {
   readonly error?: string;
 }
 
+const LOG_COLUMNS = [
+  'name', 'owner', 'creation', 'modified', 'modified_by', 'docstatus', 'idx', 'webhook', 'reference_doctype',
+  'reference_document', 'event', 'status', 'attempt', 'user', 'request_method', 'url', 'webhook_id', 'headers', 'data', 'error',
+] as const;
+
+/** The log INSERT compiled once per dialect and metadata version: recording runs inside every matching write. */
+const insertShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
+
 function table(scope: LogScope): string {
   return scope.metas.get(WEBHOOK_REQUEST_LOG).tableName;
 }
@@ -46,33 +56,35 @@ function table(scope: LogScope): string {
 export async function insertDelivery(scope: LogScope, d: NewDelivery): Promise<string> {
   const name = hashName();
   const stamp = now(scope.timeZone);
-  await scope.q.run(
-    scope.dialect.builder
-      .insertInto(table(scope))
-      .values({
-        name,
-        owner: d.user,
-        creation: stamp,
-        modified: stamp,
-        modified_by: d.user,
-        docstatus: 0,
-        idx: 0,
-        webhook: d.webhook,
-        reference_doctype: d.doctype,
-        reference_document: d.docname,
-        event: d.event,
-        status: d.error ? 'Exhausted' : 'Pending',
-        attempt: 0,
-        user: d.user,
-        request_method: d.method,
-        url: d.url,
-        webhook_id: d.webhookId ?? `msg_${randomUUID()}`,
-        headers: JSON.stringify(d.request.headers),
-        data: d.request.body,
-        error: d.error ?? null,
-      })
-      .compile(),
+  const row: Record<(typeof LOG_COLUMNS)[number], unknown> = {
+    name,
+    owner: d.user,
+    creation: stamp,
+    modified: stamp,
+    modified_by: d.user,
+    docstatus: 0,
+    idx: 0,
+    webhook: d.webhook,
+    reference_doctype: d.doctype,
+    reference_document: d.docname,
+    event: d.event,
+    status: d.error ? 'Exhausted' : 'Pending',
+    attempt: 0,
+    user: d.user,
+    request_method: d.method,
+    url: d.url,
+    webhook_id: d.webhookId ?? `msg_${randomUUID()}`,
+    headers: JSON.stringify(d.request.headers),
+    data: d.request.body,
+    error: d.error ?? null,
+  };
+  const meta = scope.metas.get(WEBHOOK_REQUEST_LOG);
+  const shape = insertShapes.get(scope.dialect, meta, () =>
+    statementShape(LOG_COLUMNS.length, (...slots: unknown[]) =>
+      scope.dialect.builder.insertInto(meta.tableName).values(Object.fromEntries(LOG_COLUMNS.map((c, i) => [c, slots[i]]))).compile(),
+    ),
   );
+  await scope.q.run(shape(...LOG_COLUMNS.map((c) => row[c])));
   return name;
 }
 
