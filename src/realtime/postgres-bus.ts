@@ -2,6 +2,8 @@ import type { BroadcastChannel } from '../storage/database.js';
 import type { BusBatch, BusItem } from './realtime-message.js';
 import type { BusHandlers, RealtimeBus } from './realtime-bus.js';
 
+const HANDED_OFF: Promise<void> = Promise.resolve();
+
 /**
  * The bus of a PostgreSQL site: each batch is one row and one NOTIFY (see the database's broadcast
  * channel), so every process on every machine gets it with the same id, in commit order; after a
@@ -45,7 +47,9 @@ export class PostgresBus implements RealtimeBus {
     const payload = JSON.stringify(items);
     // One after another, so this process's batches keep their order.
     this.#sending = this.#sending.then(() => this.channel.send(payload)).catch(this.onError);
-    return this.#sending;
+    // Not awaited by the write that caused it: the chain is per process, and waiting for it would
+    // queue every answer behind every earlier NOTIFY (docs/realtime.md, "Across processes").
+    return HANDED_OFF;
   }
 
   async close(): Promise<void> {
