@@ -119,7 +119,10 @@ describe(`admin UI: people (${dialect.name})`, { skip }, () => {
       await screenshot(form, '13-form-conflict');
       assert.equal(dataOf(await t.request({ method: 'GET', url: `/api/resource/${NOTE}/${noteName}` })).amount, 3);
       await refusal.getByRole('button', { name: 'Reload the latest version' }).click();
-      assert.equal(await form.getByLabel(/^Title/).inputValue(), 'Quarterly plan (revised)');
+      // The reload is a fetch: wait for the form to show its answer rather than reading at once.
+      const title = form.getByLabel(/^Title/);
+      for (let i = 0; i < 100 && (await title.inputValue()) !== 'Quarterly plan (revised)'; i++) await form.waitForTimeout(100);
+      assert.equal(await title.inputValue(), 'Quarterly plan (revised)');
       // The writer's own save raised no banner on the writer's page.
       assert.equal(await writer.locator('[data-remote-banner]').count(), 0);
     } finally {

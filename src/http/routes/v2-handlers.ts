@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { countDocuments } from '../../documents/list-documents.js';
 import { presentDoc } from '../../documents/present-document.js';
 import { withSavepoint } from '../../documents/savepoint.js';
@@ -7,8 +8,9 @@ import { DataError, DoesNotExistError, FwError, PermissionError } from '../../er
 import { definitionToDoc } from '../../meta/doctype-document.js';
 import type { Doc } from '../../meta/doctype.js';
 import { pick } from '../../rpc/builtin/client-args.js';
+import type { Site } from '../../site/site.js';
 import { requestArgs } from '../request-args.js';
-import { requestContext } from '../request-context.js';
+import { requestContext, type RequestContext } from '../request-context.js';
 import { runDocumentMethod, type ResourceHandler } from './resource-handlers.js';
 
 /** The most items one v2 bulk request may carry; the reference queues larger ones, fw refuses them (docs/api.md "API v2"). */
@@ -126,46 +128,57 @@ function field(item: unknown, key: string): unknown {
   return item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Doc)[key] ?? null : null;
 }
 
+/**
+ * One bulk request: the items under `key` of its arguments, each in a savepoint of one write unit,
+ * so a refused item is reported in `failed` and the others are kept.
+ */
+async function runBulk<T>(
+  site: Site,
+  req: FastifyRequest,
+  key: 'names' | 'docs',
+  work: (ctx: DocContext, item: unknown) => Promise<T>,
+  failure: (item: unknown, error: string) => Record<string, unknown>,
+): Promise<{ outcome: BulkOutcome<T>; rc: RequestContext }> {
+  const rc = await requestContext(site, req);
+  const items = bulkItems(requestArgs(req), key);
+  const outcome = await site.write(rc.principal, (ctx) => eachInSavepoint(ctx, items, (item) => work(ctx, item), failure), rc);
+  return { outcome, rc };
+}
+
+/** The `doctype` of an item across DocTypes. */
+function itemDocType(doctype: unknown): string {
+  if (typeof doctype !== 'string' || doctype === '') throw new DataError("'doctype' must be a string");
+  return doctype;
+}
+
 /** `POST /api/v2/document/<DocType>/bulk_delete` with `names`: each deleted or reported in `failed`. */
 export const bulkDeleteDocuments: ResourceHandler = async (site, req, _reply, { doctype }) => {
-  const rc = await requestContext(site, req);
-  const names = bulkItems(requestArgs(req), 'names');
-  const outcome = await site.write(
-    rc.principal,
-    (ctx) =>
-      eachInSavepoint(
-        ctx,
-        names,
-        async (raw) => {
-          const name = itemName(raw);
-          await site.documents.delete(ctx, doctype, name);
-          return name;
-        },
-        (raw, error) => ({ name: raw ?? null, error }),
-      ),
-    rc,
+  const { outcome, rc } = await runBulk(
+    site,
+    req,
+    'names',
+    async (ctx, raw) => {
+      const name = itemName(raw);
+      await site.documents.delete(ctx, doctype, name);
+      return name;
+    },
+    (raw, error) => ({ name: raw ?? null, error }),
   );
   return { data: summary('deleted', outcome), ...messagesBody(rc.messages, 'v2') };
 };
 
 /** `POST /api/v2/document/<DocType>/bulk_update` with `docs` of `{name, ...fields}`; saved documents also in `docs`. */
 export const bulkUpdateDocuments: ResourceHandler = async (site, req, _reply, { doctype }) => {
-  const rc = await requestContext(site, req);
-  const items = bulkItems(requestArgs(req), 'docs');
-  const outcome = await site.write(
-    rc.principal,
-    (ctx) =>
-      eachInSavepoint(
-        ctx,
-        items,
-        async (raw) => {
-          const { name, flags: _flags, ...fields } = itemObject(raw, "'name' and the fields to set");
-          const saved = await site.documents.update(ctx, doctype, itemName(name), fields);
-          return { name: String(saved.name), doc: saved };
-        },
-        (raw, error) => ({ name: field(raw, 'name'), error }),
-      ),
-    rc,
+  const { outcome, rc } = await runBulk(
+    site,
+    req,
+    'docs',
+    async (ctx, raw) => {
+      const { name, flags: _flags, ...fields } = itemObject(raw, "'name' and the fields to set");
+      const saved = await site.documents.update(ctx, doctype, itemName(name), fields);
+      return { name: String(saved.name), doc: saved };
+    },
+    (raw, error) => ({ name: field(raw, 'name'), error }),
   );
   const result = summary('updated', { done: outcome.done.map((d) => d.name), failed: outcome.failed });
   return { data: result, docs: outcome.done.map((d) => presentDoc(d.doc, 'v2')), ...messagesBody(rc.messages, 'v2') };
@@ -173,47 +186,33 @@ export const bulkUpdateDocuments: ResourceHandler = async (site, req, _reply, { 
 
 /** `POST /api/v2/method/bulk_delete` with `docs` of `{doctype, name}`, across DocTypes. */
 export const bulkDeleteAcross: ResourceHandler = async (site, req) => {
-  const rc = await requestContext(site, req);
-  const items = bulkItems(requestArgs(req), 'docs');
-  const outcome = await site.write(
-    rc.principal,
-    (ctx) =>
-      eachInSavepoint(
-        ctx,
-        items,
-        async (raw) => {
-          const { doctype, name } = itemObject(raw, "'doctype' and 'name'");
-          if (typeof doctype !== 'string' || doctype === '') throw new DataError("'doctype' must be a string");
-          const key = itemName(name);
-          await site.documents.delete(ctx, doctype, key);
-          return { doctype, name: key };
-        },
-        (raw, error) => ({ doctype: field(raw, 'doctype'), name: field(raw, 'name'), error }),
-      ),
-    rc,
+  const { outcome, rc } = await runBulk(
+    site,
+    req,
+    'docs',
+    async (ctx, raw) => {
+      const { doctype, name } = itemObject(raw, "'doctype' and 'name'");
+      const key = itemName(name);
+      await site.documents.delete(ctx, itemDocType(doctype), key);
+      return { doctype, name: key };
+    },
+    (raw, error) => ({ doctype: field(raw, 'doctype'), name: field(raw, 'name'), error }),
   );
   return { data: summary('deleted', outcome), ...messagesBody(rc.messages, 'v2') };
 };
 
 /** `POST /api/v2/method/bulk_update` with `docs` of `{doctype, name, ...fields}`, across DocTypes. */
 export const bulkUpdateAcross: ResourceHandler = async (site, req) => {
-  const rc = await requestContext(site, req);
-  const items = bulkItems(requestArgs(req), 'docs');
-  const outcome = await site.write(
-    rc.principal,
-    (ctx) =>
-      eachInSavepoint(
-        ctx,
-        items,
-        async (raw) => {
-          const { doctype, name, flags: _flags, ...fields } = itemObject(raw, "'doctype', 'name' and the fields to set");
-          if (typeof doctype !== 'string' || doctype === '') throw new DataError("'doctype' must be a string");
-          const saved = await site.documents.update(ctx, doctype, itemName(name), fields);
-          return { key: { doctype, name: String(saved.name) }, doc: saved };
-        },
-        (raw, error) => ({ doctype: field(raw, 'doctype'), name: field(raw, 'name'), error }),
-      ),
-    rc,
+  const { outcome, rc } = await runBulk(
+    site,
+    req,
+    'docs',
+    async (ctx, raw) => {
+      const { doctype, name, flags: _flags, ...fields } = itemObject(raw, "'doctype', 'name' and the fields to set");
+      const saved = await site.documents.update(ctx, itemDocType(doctype), itemName(name), fields);
+      return { key: { doctype, name: String(saved.name) }, doc: saved };
+    },
+    (raw, error) => ({ doctype: field(raw, 'doctype'), name: field(raw, 'name'), error }),
   );
   const result = summary('updated', { done: outcome.done.map((d) => d.key), failed: outcome.failed });
   return { data: result, docs: outcome.done.map((d) => presentDoc(d.doc, 'v2')), ...messagesBody(rc.messages, 'v2') };
