@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { newJobName } from './job-name.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { perOwner, statementShape } from '../storage/statement-shape.js';
@@ -40,7 +41,7 @@ export interface NewJob {
  * caller's transaction on PostgreSQL.
  */
 export async function insertJob(q: Queryable, dialect: Dialect, job: NewJob): Promise<{ name: string; created: boolean }> {
-  const name = randomUUID();
+  const name = newJobName(job.now);
   const row: JobRow = {
     name,
     job_id: job.jobId ?? null,
