@@ -25,7 +25,6 @@ import { registerSiteScheduler } from './site-jobs.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
-import { dropCreatedDatabase, ensurePostgresDatabase } from '../storage/postgres/create-database.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { folderWriteProblem } from '../files/storage-failure.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
@@ -187,7 +186,8 @@ export async function createSite(
   const undo = await prepareUndoOfSiteCreation(paths, dbUrl);
   const generatedPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
   // Before anything is written: a database that cannot be had leaves no folder behind.
-  const createdDatabase = databaseEngine(dbUrl) === 'postgres' && (await ensurePostgresDatabase(dbUrl));
+  const postgresAdmin = databaseEngine(dbUrl) === 'postgres' ? await import('../storage/postgres/create-database.js') : undefined;
+  const createdDatabase = postgresAdmin !== undefined && (await postgresAdmin.ensurePostgresDatabase(dbUrl));
   try {
     await mkdir(paths.publicFiles, { recursive: true });
     await mkdir(paths.privateFiles, { recursive: true });
@@ -202,7 +202,7 @@ export async function createSite(
     }
   } catch (err) {
     await undo();
-    if (createdDatabase) await dropCreatedDatabase(dbUrl).catch(() => {});
+    if (createdDatabase) await postgresAdmin?.dropCreatedDatabase(dbUrl).catch(() => {});
     throw err;
   }
   const weakAdminPassword = options.adminPassword ? await adminPasswordWeakness(options.adminPassword, options.checkAdminStrength ?? false) : undefined;

@@ -1,6 +1,5 @@
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
-import { PostgresDatabase } from './postgres/postgres-database.js';
 import { openSqliteReadOnly } from './sqlite/read-only-open.js';
 import { SqliteDatabase } from './sqlite/sqlite-database.js';
 
@@ -64,6 +63,8 @@ export function describeDatabaseUrl(url: string): string {
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
   const { readOnly: _readOnly, snapshotDir: _snapshotDir, ...pgOptions } = options;
+  // Loaded only for a PostgreSQL site: a SQLite site never pays for pg's modules (docs/deployment.md).
+  const { PostgresDatabase } = await import('./postgres/postgres-database.js');
   const db = new PostgresDatabase({ connectionString: url, ...pgOptions });
   try {
     await db.read((q) => q.all({ sql: 'select 1', parameters: [] }));

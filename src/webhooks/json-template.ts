@@ -1,4 +1,4 @@
-import { Liquid, type FS } from 'liquidjs';
+import type { FS, Liquid } from 'liquidjs';
 
 /**
  * Webhook JSON bodies (`webhook_json`) rendered with LiquidJS, whose `{{ doc.name }}`,
@@ -35,27 +35,36 @@ function escapeIntoJson(value: unknown): string {
   return JSON.stringify(text).slice(1, -1);
 }
 
-const engine = new Liquid({
-  ownPropertyOnly: true,
-  fs: refusingFs,
-  relativeReference: false,
-  dynamicPartials: false,
-  strictFilters: true,
-  parseLimit: 100_000,
-  renderLimit: 1_000,
-  memoryLimit: 10_000_000,
-  outputEscape: escapeIntoJson,
-});
-engine.registerFilter('tojson', (value: unknown) => new JsonText(JSON.stringify(value ?? null) ?? 'null'));
+let engine: Liquid | undefined;
+
+/** The sandboxed engine, built on first use: a site without templated webhooks never loads LiquidJS. */
+async function templateEngine(): Promise<Liquid> {
+  if (engine) return engine;
+  const { Liquid: Engine } = await import('liquidjs');
+  const built = new Engine({
+    ownPropertyOnly: true,
+    fs: refusingFs,
+    relativeReference: false,
+    dynamicPartials: false,
+    strictFilters: true,
+    parseLimit: 100_000,
+    renderLimit: 1_000,
+    memoryLimit: 10_000_000,
+    outputEscape: escapeIntoJson,
+  });
+  built.registerFilter('tojson', (value: unknown) => new JsonText(JSON.stringify(value ?? null) ?? 'null'));
+  engine = built;
+  return built;
+}
 
 const parsed = new Map<string, ReturnType<Liquid['parse']>>();
 const MAX_CACHED = 200;
 
-function parse(source: string): ReturnType<Liquid['parse']> {
+async function parse(source: string): Promise<ReturnType<Liquid['parse']>> {
   let templates = parsed.get(source);
   if (!templates) {
     try {
-      templates = engine.parse(source);
+      templates = (await templateEngine()).parse(source);
     } catch (err) {
       throw new TemplateError(`The JSON template does not parse: ${(err as Error).message}`);
     }
@@ -67,10 +76,10 @@ function parse(source: string): ReturnType<Liquid['parse']> {
 
 /** Renders `source` with `doc` and parses the result; an empty result is `{}`. */
 export async function renderJsonTemplate(source: string, doc: Readonly<Record<string, unknown>>): Promise<unknown> {
-  const templates = parse(source);
+  const templates = await parse(source);
   let text: string;
   try {
-    text = String(await engine.render(templates, { doc }));
+    text = String(await (await templateEngine()).render(templates, { doc }));
   } catch (err) {
     throw new TemplateError(`The JSON template failed to render: ${(err as Error).message}`);
   }
@@ -83,6 +92,6 @@ export async function renderJsonTemplate(source: string, doc: Readonly<Record<st
 }
 
 /** Checks a template when a Webhook is saved: it parses (rendering depends on documents). */
-export function checkJsonTemplate(source: string): void {
-  parse(source);
+export async function checkJsonTemplate(source: string): Promise<void> {
+  await parse(source);
 }

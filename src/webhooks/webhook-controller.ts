@@ -45,7 +45,7 @@ export function registerWebhookController(hooks: HookRegistry): void {
     }
     if (String(doc.webhook_json ?? '').trim() !== '') {
       try {
-        checkJsonTemplate(String(doc.webhook_json));
+        await checkJsonTemplate(String(doc.webhook_json));
       } catch (err) {
         if (err instanceof TemplateError) fail(err.message);
         throw err;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
 import type { Principal } from '../../auth/principal.js';
 import type { Site } from '../../site/site.js';
 import { buildOpenApi } from './build-openapi.js';
@@ -13,7 +12,7 @@ export interface DescribedApi {
   readonly json: string;
   readonly jsonEtag: string;
   /** Serialised on first request: most callers want JSON only. */
-  yaml(): { readonly text: string; readonly etag: string };
+  yaml(): Promise<{ readonly text: string; readonly etag: string }>;
 }
 
 function etagOf(text: string): string {
@@ -78,8 +77,10 @@ export class OpenApiCache {
     const entry: DescribedApi = {
       json,
       jsonEtag: etagOf(json),
-      yaml() {
+      async yaml() {
         if (!yaml) {
+          // The YAML writer is loaded on the first YAML request only (most clients want JSON).
+          const { stringify } = await import('yaml');
           const text = stringify(JSON.parse(json), { aliasDuplicateObjects: false, lineWidth: 0 });
           yaml = { text, etag: etagOf(text) };
         }

@@ -48,7 +48,7 @@ export function registerOpenApiRoutes(
     return sendTagged(req, reply, described.json, described.jsonEtag, 'application/json; charset=utf-8');
   });
   app.get('/api/openapi.yaml', async (req, reply) => {
-    const yaml = (await describe(req)).yaml();
+    const yaml = await (await describe(req)).yaml();
     return sendTagged(req, reply, yaml.text, yaml.etag, 'application/yaml; charset=utf-8');
   });
   return cache;
