@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitForOutput, type OutputWaiters } from './output-wait.js';
 
 /** The repository root, where `node bin/fw.js` is run as the README shows. */
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -83,7 +84,7 @@ export function spawnBinInTerminal(args: string[], env: Record<string, string | 
 /** Collects a child's stdout and waits for it to match. */
 export function outputOf(child: ChildProcess): { text(): string; waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> } {
   let text = '';
-  const waiters = new Set<() => void>();
+  const waiters: OutputWaiters = new Set();
   child.stdout!.on('data', (c: Buffer) => {
     text += c.toString();
     for (const w of waiters) w();
@@ -91,38 +92,8 @@ export function outputOf(child: ChildProcess): { text(): string; waitFor(pattern
   child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
   return {
     text: () => text,
-    waitFor(pattern, timeoutMs) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const m = pattern.exec(text);
-          if (!m) return;
-          done();
-          resolve(m);
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms:\n${text}`));
-        }, timeoutMs);
-        const onExit = () => {
-          // Let the last chunk arrive before deciding.
-          setImmediate(() => {
-            check();
-            if (waiters.has(check)) {
-              done();
-              reject(new Error(`exited before printing ${pattern}:\n${text}`));
-            }
-          });
-        };
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          child.off('exit', onExit);
-        };
-        waiters.add(check);
-        child.once('exit', onExit);
-        check();
-      });
-    },
+    waitFor: (pattern, timeoutMs) =>
+      waitForOutput(child, waiters, () => pattern.exec(text) ?? undefined, timeoutMs, () => `output matching ${pattern}:\n${text}`),
   };
 }
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { waitForOutput, type OutputWaiters } from './output-wait.js';
 
 const FW_CLI = fileURLToPath(new URL('./fw-cli.ts', import.meta.url));
 const CWD = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,7 +24,7 @@ export function startFw(args: string[], env: Record<string, string> = {}): FwPro
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  const listeners = new Set<() => void>();
+  const listeners: OutputWaiters = new Set();
   const onData = (c: Buffer) => {
     out += c.toString();
     for (const l of listeners) l();
@@ -34,30 +35,8 @@ export function startFw(args: string[], env: Record<string, string> = {}): FwPro
   return {
     child,
     output: () => out,
-    waitFor(pattern, timeoutMs) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (!pattern.test(out)) return;
-          done();
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`fw ${args[0]}: no output matching ${pattern} within ${timeoutMs} ms\n${out}`));
-        }, timeoutMs);
-        const onExit = () => {
-          done();
-          reject(new Error(`fw ${args[0]} exited before printing ${pattern}\n${out}`));
-        };
-        const done = () => {
-          clearTimeout(timer);
-          listeners.delete(check);
-          child.off('exit', onExit);
-        };
-        listeners.add(check);
-        child.once('exit', onExit);
-        check();
-      });
+    async waitFor(pattern, timeoutMs) {
+      await waitForOutput(child, listeners, () => (pattern.test(out) ? true : undefined), timeoutMs, () => `fw ${args[0]}: output matching ${pattern}\n${out}`);
     },
     async stop(signal = 'SIGTERM', timeoutMs = 20_000) {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

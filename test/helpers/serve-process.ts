@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { waitForOutput, type OutputWaiters } from './output-wait.js';
 
 const FW_CLI = fileURLToPath(new URL('./fw-cli.ts', import.meta.url));
 const CWD = fileURLToPath(new URL('../..', import.meta.url));
@@ -88,7 +89,7 @@ export async function startServe(
   const port = options.portFromEnv ? [] : ['--port', '0'];
   const child = spawnFw(['serve', ...port, '--workers', String(options.workers), ...args], options.env);
   const lines: LogLine[] = [];
-  const waiters = new Set<() => void>();
+  const waiters: OutputWaiters = new Set();
   let stdoutRest = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -107,30 +108,7 @@ export async function startServe(
   const exit = exited(child);
 
   const waitForLog = (match: (line: LogLine) => boolean, timeoutMs: number) =>
-    new Promise<LogLine>((resolve, reject) => {
-      const check = () => {
-        const found = lines.find(match);
-        if (!found) return;
-        done();
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`fw serve: no matching log line within ${timeoutMs} ms\n${stderr}`));
-      }, timeoutMs);
-      const onExit = () => {
-        done();
-        reject(new Error(`fw serve exited (code ${child.exitCode}, signal ${child.signalCode}) before the log line\n${stderr}`));
-      };
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(check);
-        child.off('exit', onExit);
-      };
-      waiters.add(check);
-      child.once('exit', onExit);
-      check();
-    });
+    waitForOutput(child, waiters, () => lines.find(match), timeoutMs, () => `fw serve: a matching log line\n${stderr}`);
 
   /** Workers the primary started and has not seen exit. */
   const unfinishedWorkers = (listenedOnly: boolean) => {
