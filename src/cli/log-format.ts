@@ -56,6 +56,8 @@ export function prettyLogStream(write: (text: string) => void = (text) => proces
   const format = (line: Line): string | undefined => {
     const at = clock(line.time);
     const level = LEVEL_WORDS[line.level ?? 30] ?? '';
+    // The banner that follows names the address; Fastify's own line would say it twice.
+    if (typeof line.msg === 'string' && line.msg.startsWith('Server listening at ')) return undefined;
     if (line.msg === 'incoming request' && line.reqId !== undefined && line.req) {
       if (open.size >= MAX_OPEN_REQUESTS) open.delete(open.keys().next().value as string);
       open.set(line.reqId, `${line.req.method ?? '?'} ${line.req.url ?? '?'}`);

@@ -74,6 +74,7 @@ describe('node bin/fw.js serve: log formats', () => {
       // `admin` is accepted for a new site (the README's quick start), with a warning.
       assert.match(text, /warning: the Administrator password is shorter than 8 characters/);
       assert.doesNotMatch(text, /^\{"level"/m);
+      assert.doesNotMatch(text, /Server listening at/, 'the banner alone names the address');
 
       const pong = await fetch(`http://127.0.0.1:${port}/api/method/ping?pwd=hunter2`);
       assert.equal(pong.status, 200);
