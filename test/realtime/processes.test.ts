@@ -142,7 +142,10 @@ for (const dialect of testDialects()) {
         // Two reconnections: consecutive connections go to different workers.
         const again = streamOf(await openEventStream(url, { authorization: admin.authorization, 'last-event-id': lastId }));
         await again.next('list_update', (d) => d.name === missed[1]);
-        assert.deepEqual(again.events.filter((e) => e.event === 'list_update').map((e) => e.data.name), missed);
+        const replayed = again.events.filter((e) => e.event === 'list_update').map((e) => e.data.name);
+        // Order across processes is exact through the primary, best effort through NOTIFY (docs/realtime.md).
+        if (dialect.name === 'sqlite') assert.deepEqual(replayed, missed);
+        else assert.deepEqual([...replayed].sort(), [...missed].sort());
         again.close();
       }
     });
