@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { DataError } from '../errors/index.js';
+import { today as todayIn } from '../datetime/clock.js';
 import { previousNextRange, timespanRange } from '../datetime/ranges.js';
 import type { Dialect } from '../storage/dialect.js';
 import { hasNul } from '../meta/field-types/coerce-helpers.js';
@@ -23,6 +24,29 @@ export interface ConditionEnv {
    * refused past {@link MAX_BOUND_VALUES}; absent for the permission layer's restriction.
    */
   readonly bound?: { count: number };
+}
+
+/** What a condition env is built from: the dialect, the site's zone and, when known, today. */
+export interface ConditionEnvSource {
+  readonly dialect: Dialect;
+  readonly timeZone: string;
+  readonly today?: string;
+}
+
+/** A condition env; client conditions (`checkRead`) share a budget of bound values, the permission layer's do not. */
+export function conditionEnv(scope: QueryScope, source: ConditionEnvSource, checkRead: boolean): ConditionEnv {
+  // Today is read from the clock only by the few date filters that need it.
+  let today = source.today;
+  return {
+    scope,
+    dialect: source.dialect,
+    timeZone: source.timeZone,
+    get today(): string {
+      return (today ??= todayIn(source.timeZone));
+    },
+    checkRead,
+    ...(checkRead ? { bound: { count: 0 } } : {}),
+  };
 }
 
 /** Counts `n` more client values against the statement's budget. */

@@ -1,11 +1,10 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { today as todayIn } from '../datetime/clock.js';
 import { DataError, PermissionError } from '../errors/index.js';
 import type { SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import type { Meta } from '../meta/meta.js';
 import { childSelections, type ChildSelection } from './child-rows.js';
-import { compileAll, compileAny, compileCondition, type ConditionEnv } from './compile-condition.js';
+import { compileAll, compileAny, compileCondition, conditionEnv } from './compile-condition.js';
 import { MAX_STATEMENT_PARAMETERS } from './list-limits.js';
 import { refText, type Condition, type ListQuery } from './list-query.js';
 import { linkRowsCondition } from './link-rows.js';
@@ -60,23 +59,6 @@ interface OrderItem {
 /** Rows past any real page size, for an offset without a limit (SQLite needs a LIMIT there). */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
-/** A condition env; client conditions (`checkRead`) share a budget of bound values, the permission layer's do not. */
-function conditionEnv(scope: QueryScope, ctx: CompileContext, checkRead: boolean): ConditionEnv {
-  // Today is read from the clock only by the few date filters that need it.
-  let today = ctx.today;
-  return {
-    scope,
-    dialect: ctx.dialect,
-    timeZone: ctx.timeZone,
-    get today() {
-      today ??= todayIn(ctx.timeZone);
-      return today;
-    },
-    checkRead,
-    ...(checkRead ? { bound: { count: 0 } } : {}),
-  };
-}
-
 /**
  * `t.parent in (select name from <parent table> where <restriction>)`. The sub-select has its own
  * scope over the parent DocType; its alias shadows the outer one only inside the sub-select.
@@ -85,7 +67,7 @@ function parentCondition(ctx: CompileContext): RawBuilder<boolean> | undefined {
   if (!ctx.parentRestrict) return undefined;
   const { meta, condition } = ctx.parentRestrict;
   const scope = new QueryScope({ meta, metaOf: ctx.metaOf });
-  const where = compileCondition(condition, conditionEnv(scope, { ...ctx, meta }, false));
+  const where = compileCondition(condition, conditionEnv(scope, ctx, false));
   let qb: Builder = ctx.dialect.builder.selectFrom(sql.id(meta.tableName).as(MAIN_ALIAS));
   for (const join of scope.joins) qb = qb.leftJoin(sql.id(join.table).as(join.alias), (j) => j.on(join.on));
   const names = qb.select(scope.mainName.expr.as('name')).where(where);

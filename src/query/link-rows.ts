@@ -1,8 +1,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Dialect } from '../storage/dialect.js';
 import type { Meta } from '../meta/meta.js';
-import { today as todayIn } from '../datetime/clock.js';
-import { compileCondition } from './compile-condition.js';
+import { compileCondition, conditionEnv } from './compile-condition.js';
 import type { Condition } from './list-query.js';
 import { MAIN_ALIAS, QueryScope } from './query-scope.js';
 
@@ -36,18 +35,7 @@ export function linkRowsCondition(ctx: LinkRowsContext): ((alias: string, target
     const condition = restrictions.get(target.name);
     if (condition === undefined) return undefined;
     const scope = new QueryScope({ meta: target, metaOf: ctx.metaOf });
-    let today = ctx.today;
-    const env = {
-      scope,
-      dialect: ctx.dialect,
-      timeZone: ctx.timeZone,
-      get today() {
-        today ??= todayIn(ctx.timeZone);
-        return today;
-      },
-      checkRead: false,
-    };
-    const where = compileCondition(condition, env);
+    const where = compileCondition(condition, conditionEnv(scope, ctx, false));
     let qb: Builder = ctx.dialect.builder.selectFrom(sql.id(target.tableName).as(MAIN_ALIAS));
     for (const join of scope.joins) qb = qb.leftJoin(sql.id(join.table).as(join.alias), (j) => j.on(join.on));
     const names = qb.select(scope.mainName.expr.as('name')).where(where);
