@@ -2,7 +2,7 @@ import { ADMINISTRATOR_USER, type Principal } from '../auth/principal.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { Database, Queryable } from '../storage/database.js';
 import { systemClock, type JobClock } from './job-clock.js';
-import { insertJob } from './job-store.js';
+import { insertJob, insertJobs, type NewJob } from './job-store.js';
 import { Schedule } from './schedule.js';
 
 /** What a running job receives besides its arguments. */
@@ -76,6 +76,26 @@ interface Registered {
   readonly defaults: HandlerDefaults;
 }
 
+/**
+ * Something that holds jobs not written yet (docs/jobs.md "Job sources"): the webhook outbox, whose
+ * deliveries are enqueued in batches after their writes committed. Workers ask sources to write
+ * their jobs before they claim, and to sweep for what a crashed process left behind. A source
+ * reports its own failures and always resolves: what it could not write waits for the next call.
+ */
+export interface JobSource {
+  /** Writes the jobs this process was asked to write soon (after-commit batches). */
+  flush(): Promise<void>;
+  /** Writes the jobs any process left unwritten (killed between a commit and its flush). */
+  sweep(): Promise<void>;
+}
+
+/** One job of {@link JobQueue.enqueueBatch}. */
+export interface BatchedJob {
+  readonly handler: string;
+  readonly args: unknown;
+  readonly options?: Omit<EnqueueOptions, 'unit'>;
+}
+
 /** A handler run on a schedule (the reference's `scheduler_events`). */
 export interface ScheduledEntry {
   readonly handler: string;
@@ -92,6 +112,7 @@ export class JobQueue {
   readonly #handlers = new Map<string, Registered>();
   readonly #wakeListeners = new Set<() => void>();
   readonly #schedules: ScheduledEntry[] = [];
+  readonly #sources: JobSource[] = [];
 
   constructor(
     readonly db: Database,
@@ -135,6 +156,29 @@ export class JobQueue {
    * the name of the job already waiting). Inside a unit the job is part of that transaction.
    */
   async enqueue(handler: string, args: unknown = {}, options: EnqueueOptions = {}): Promise<string> {
+    const job = this.#prepare(handler, args, options, this.clock.now());
+    const unit = options.unit;
+    if (unit) {
+      const { name } = await insertJob(unit.q, this.db.dialect, job);
+      unit.unit?.afterCommit(() => this.wake());
+      return name;
+    }
+    const { name } = await this.db.transaction((q) => insertJob(q, this.db.dialect, job));
+    this.wake();
+    return name;
+  }
+
+  /**
+   * Stores several jobs in `unit`'s transaction with one statement; a `jobId` already queued or
+   * running is skipped, as with {@link enqueue}. Each job acts as its `user` (default Administrator).
+   * The caller wakes the workers once its transaction committed.
+   */
+  async enqueueBatch(jobs: readonly BatchedJob[], unit: Pick<JobUnit, 'q'>): Promise<void> {
+    const now = this.clock.now();
+    await insertJobs(unit.q, this.db.dialect, jobs.map((j) => this.#prepare(j.handler, j.args, j.options ?? {}, now)));
+  }
+
+  #prepare(handler: string, args: unknown, options: EnqueueOptions, now: number): NewJob {
     const registered = this.#handlers.get(handler);
     if (!registered) throw new Error(`No job handler is registered as ${JSON.stringify(handler)}`);
     checkDefaults(options, handler);
@@ -143,8 +187,7 @@ export class JobQueue {
     if (options.jobId !== undefined && (typeof options.jobId !== 'string' || options.jobId === '' || options.jobId.length > 255)) {
       throw new Error(`Job ${handler}: jobId must be a non-empty string of at most 255 characters`);
     }
-    const now = this.clock.now();
-    const job = {
+    return {
       handler,
       args: text,
       queue: options.queue ?? registered.defaults.queue ?? DEFAULT_QUEUE,
@@ -155,15 +198,21 @@ export class JobQueue {
       runAs: options.unit?.principal?.user ?? options.user ?? ADMINISTRATOR_USER,
       now,
     };
-    const unit = options.unit;
-    if (unit) {
-      const { name } = await insertJob(unit.q, this.db.dialect, job);
-      unit.unit?.afterCommit(() => this.wake());
-      return name;
-    }
-    const { name } = await this.db.transaction((q) => insertJob(q, this.db.dialect, job));
-    this.wake();
-    return name;
+  }
+
+  /** Adds a source of jobs written later (see {@link JobSource}). */
+  addSource(source: JobSource): void {
+    this.#sources.push(source);
+  }
+
+  /** Lets every source write the jobs it was asked to write soon; workers call it before claiming. */
+  async flushSources(): Promise<void> {
+    for (const source of this.#sources) await source.flush();
+  }
+
+  /** Lets every source write what a crashed process left unwritten; workers call it at start and now and then. */
+  async sweepSources(): Promise<void> {
+    for (const source of this.#sources) await source.sweep();
   }
 
   /** Tells this process's workers that a job may be due now. */

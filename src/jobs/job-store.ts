@@ -41,9 +41,36 @@ export interface NewJob {
  * caller's transaction on PostgreSQL.
  */
 export async function insertJob(q: Queryable, dialect: Dialect, job: NewJob): Promise<{ name: string; created: boolean }> {
-  const name = newJobName(job.now);
-  const row: JobRow = {
-    name,
+  const row = jobRow(job);
+  const { name } = row;
+  const { changes } = await q.run(insertJobShape(dialect)(...JOB_COLUMNS.map((c) => row[c])));
+  if (changes > 0 || job.jobId === undefined) return { name, created: true };
+  const existing = await q.all<{ name: string }>(
+    dialect.builder.selectFrom(JOB_TABLE).select('name').where('dedupe_key', '=', job.jobId).compile(),
+  );
+  return { name: existing[0]?.name ?? name, created: false };
+}
+
+/**
+ * Writes several jobs on `q` with one multi-row INSERT (one round trip on PostgreSQL); a job whose
+ * `jobId` a queued or running job already holds is skipped, as in {@link insertJob}. Answers how
+ * many were written.
+ */
+export async function insertJobs(q: Queryable, dialect: Dialect, jobs: readonly NewJob[]): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const { changes } = await q.run(
+    dialect.builder
+      .insertInto(JOB_TABLE)
+      .values(jobs.map(jobRow))
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .compile(),
+  );
+  return changes;
+}
+
+function jobRow(job: NewJob): JobRow {
+  return {
+    name: newJobName(job.now),
     job_id: job.jobId ?? null,
     dedupe_key: job.jobId ?? null,
     queue: job.queue,
@@ -61,12 +88,6 @@ export async function insertJob(q: Queryable, dialect: Dialect, job: NewJob): Pr
     enqueued_at: job.now,
     finished_at: null,
   };
-  const { changes } = await q.run(insertJobShape(dialect)(...JOB_COLUMNS.map((c) => row[c])));
-  if (changes > 0 || job.jobId === undefined) return { name, created: true };
-  const existing = await q.all<{ name: string }>(
-    dialect.builder.selectFrom(JOB_TABLE).select('name').where('dedupe_key', '=', job.jobId).compile(),
-  );
-  return { name: existing[0]?.name ?? name, created: false };
 }
 
 /** Jobs a worker may take at `now`: queued and due, or running under a lease that has run out. */

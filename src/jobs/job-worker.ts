@@ -34,6 +34,8 @@ export interface JobWorkerOptions {
   readonly random?: () => number;
   /** The time this worker claims by (default: the queue's clock); tests run it ahead to reach retries. */
   readonly clock?: JobClock;
+  /** How often the queue's job sources are swept for work a crashed process left, in ms (default 10 000; also at start). */
+  readonly sweepMs?: number;
 }
 
 const MAX_ERROR_LENGTH = 8_000;
@@ -54,6 +56,8 @@ export class JobWorker {
   readonly #units: JobUnits | undefined;
   readonly #random: () => number;
   readonly #clock: JobClock;
+  readonly #sweepMs: number;
+  #nextSweep = 0;
   readonly #running = new Set<Promise<void>>();
   #loop: Promise<void> | undefined;
   #stopped = true;
@@ -71,6 +75,7 @@ export class JobWorker {
     this.#units = options.units;
     this.#random = options.random ?? Math.random;
     this.#clock = options.clock ?? queue.clock;
+    this.#sweepMs = options.sweepMs ?? 10_000;
   }
 
   /** Starts the loop. */
@@ -96,8 +101,12 @@ export class JobWorker {
     this.#wakeUp?.();
   }
 
-  /** Claims and runs due jobs until none is left; answers how many ran. For tests and one-shot use. */
+  /**
+   * Sweeps the job sources, then claims and runs due jobs until none is left; answers how many ran.
+   * For tests and one-shot use.
+   */
   async runDue(): Promise<number> {
+    await this.#queue.sweepSources();
     let ran = 0;
     for (;;) {
       const jobs = await this.#claim(this.#concurrency);
@@ -110,6 +119,11 @@ export class JobWorker {
   async #run(): Promise<void> {
     while (!this.#stopped) {
       this.#woken = false;
+      // At start and now and then: deliveries whose jobs a killed process never wrote (docs/jobs.md "Job sources").
+      if (Date.now() >= this.#nextSweep) {
+        this.#nextSweep = Date.now() + this.#sweepMs;
+        await this.#queue.sweepSources();
+      }
       const free = this.#concurrency - this.#running.size;
       if (free > 0) {
         try {
@@ -147,6 +161,8 @@ export class JobWorker {
   async #claim(limit: number): Promise<JobRow[]> {
     const { db } = this.#queue;
     const clock = this.#clock;
+    // Jobs this process holds for a batch are written first, so a woken worker finds them.
+    await this.#queue.flushSources();
     const now = clock.now();
     if (!(await db.read((q) => hasDueJobs(q, db.dialect, now, this.#queues)))) return [];
     return db.transaction((q) =>

@@ -204,8 +204,9 @@ export class Site implements UnitRunner {
     await this.settingsCache.refresh(q, this.db.dialect, this.metas);
   }
 
-  /** Closes the database after the work in flight. */
+  /** Closes the database after the work in flight, once the jobs held for a batch are written. */
   async close(): Promise<void> {
+    await this.jobs.flushSources();
     await this.db.close();
   }
 }
