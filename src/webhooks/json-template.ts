@@ -79,7 +79,9 @@ export async function renderJsonTemplate(source: string, doc: Readonly<Record<st
   const templates = await parse(source);
   let text: string;
   try {
-    text = String(await (await templateEngine()).render(templates, { doc }));
+    // Rendered synchronously: our filters and the refusing file system never wait, and the
+    // generator-to-promise steps of render() cost more than the render itself (docs/benchmarks.md).
+    text = String((await templateEngine()).renderSync(templates, { doc }));
   } catch (err) {
     throw new TemplateError(`The JSON template failed to render: ${(err as Error).message}`);
   }
