@@ -105,6 +105,8 @@ async function benchSite(site: Site, dialect: 'sqlite' | 'postgres', quick: bool
     log(`  ${dialect}: inserts ${insertsPerSecondWithout.toFixed(0)}/s without a webhook, ${insertsPerSecondWith.toFixed(0)}/s with one (ratio ${(insertsPerSecondWith / insertsPerSecondWithout).toFixed(2)})`);
 
     // 3. Deliveries per second: the deliveries those inserts recorded, drained by the workers.
+    // The outbox's last batch is written first, so every recorded delivery has its job.
+    await site.jobs.flushSources();
     const pending = (await site.db.read((q) => countJobs(q, site.db.dialect))).queued;
     started = performance.now();
     const delivering = startSiteWorker(site, { concurrency: 8 });

@@ -123,6 +123,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       timeZone: () => settingsCache.current.time_zone,
       encryptionKey: config.encryption_key,
       denyPrivate: config.webhook_deny_private_targets,
+      report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed; its entries wait for the next batch or sweep'),
     });
     registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.

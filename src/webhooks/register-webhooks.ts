@@ -1,6 +1,7 @@
 import type { HookRegistry } from '../documents/hooks.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
+import { DeliveryOutbox } from './delivery-outbox.js';
 import { WebhookCache } from './webhook-cache.js';
 import { registerWebhookController } from './webhook-controller.js';
 import { registerDeliveryJob, type DeliveryDeps } from './webhook-delivery.js';
@@ -11,12 +12,19 @@ import { registerWebhookRecorder } from './webhook-recorder.js';
 export interface WebhookParts extends DeliveryDeps {
   readonly hooks: HookRegistry;
   readonly methods: MethodRegistry;
+  /** Where a failed outbox batch is reported (the site's logger). */
+  readonly report: (err: unknown) => void;
 }
 
-/** Wires webhooks into a site as openSite opens it: the controller, the recorder hooks, the delivery job, the methods. */
+/**
+ * Wires webhooks into a site as openSite opens it: the controller, the outbox (a job source of the
+ * site's queue), the recorder hooks, the delivery job, the methods.
+ */
 export function registerWebhooks(parts: WebhookParts): void {
   registerWebhookController(parts.hooks);
-  registerWebhookRecorder(parts.hooks, parts.jobs, new WebhookCache());
+  const outbox = new DeliveryOutbox(parts);
+  parts.jobs.addSource(outbox);
+  registerWebhookRecorder(parts.hooks, outbox, new WebhookCache());
   registerDeliveryJob(parts);
   registerWebhookMethods(parts.methods, parts.jobs);
 }

@@ -50,13 +50,53 @@ function table(scope: LogScope): string {
 }
 
 /**
- * Writes a Webhook Request Log row on the caller's connection (inside the document's transaction:
- * it exists only if the change commits). System-written: no permission check, no document hooks.
+ * Writes a Webhook Request Log row on the caller's connection (inside the caller's transaction:
+ * it exists only if that commits). System-written: no permission check, no document hooks.
  */
 export async function insertDelivery(scope: LogScope, d: NewDelivery): Promise<string> {
   const name = hashName();
-  const stamp = now(scope.timeZone);
-  const row: Record<(typeof LOG_COLUMNS)[number], unknown> = {
+  const row = logRow(name, now(scope.timeZone), d);
+  const meta = scope.metas.get(WEBHOOK_REQUEST_LOG);
+  const shape = insertShapes.get(scope.dialect, meta, () =>
+    statementShape(LOG_COLUMNS.length, (...slots: unknown[]) =>
+      scope.dialect.builder.insertInto(meta.tableName).values(Object.fromEntries(LOG_COLUMNS.map((c, i) => [c, slots[i]]))).compile(),
+    ),
+  );
+  await scope.q.run(shape(...LOG_COLUMNS.map((c) => row[c])));
+  return name;
+}
+
+/** A log to write with {@link insertDeliveries}: its name and creation time are already fixed. */
+export interface NamedDelivery extends NewDelivery {
+  readonly name: string;
+  /** Epoch ms of the match that caused it. */
+  readonly at: number;
+}
+
+/** Writes several Webhook Request Log rows with one multi-row INSERT (the outbox's batches). */
+export async function insertDeliveries(scope: LogScope, deliveries: readonly NamedDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  // A batch's matches share a few seconds: the time zone's wall clock is worked out once per second.
+  const seconds = new Map<number, string>();
+  const stampOf = (at: number): string => {
+    const second = Math.floor(at / 1000);
+    let base = seconds.get(second);
+    if (base === undefined) {
+      base = storedDatetime(second * 1000, scope.timeZone).slice(0, -6);
+      seconds.set(second, base);
+    }
+    return base + String((at - second * 1000) * 1000).padStart(6, '0');
+  };
+  await scope.q.run(
+    scope.dialect.builder
+      .insertInto(table(scope))
+      .values(deliveries.map((d) => logRow(d.name, stampOf(d.at), d)))
+      .compile(),
+  );
+}
+
+function logRow(name: string, stamp: string, d: NewDelivery): Record<(typeof LOG_COLUMNS)[number], unknown> {
+  return {
     name,
     owner: d.user,
     creation: stamp,
@@ -78,25 +118,6 @@ export async function insertDelivery(scope: LogScope, d: NewDelivery): Promise<s
     data: d.request.body,
     error: d.error ?? null,
   };
-  const meta = scope.metas.get(WEBHOOK_REQUEST_LOG);
-  const shape = insertShapes.get(scope.dialect, meta, () =>
-    statementShape(LOG_COLUMNS.length, (...slots: unknown[]) =>
-      scope.dialect.builder.insertInto(meta.tableName).values(Object.fromEntries(LOG_COLUMNS.map((c, i) => [c, slots[i]]))).compile(),
-    ),
-  );
-  await scope.q.run(shape(...LOG_COLUMNS.map((c) => row[c])));
-  return name;
-}
-
-/** A second match of the same (webhook, document) in one transaction: the log keeps the last state. */
-export async function replaceRequest(scope: LogScope, name: string, event: string, request: StoredRequest): Promise<void> {
-  await scope.q.run(
-    scope.dialect.builder
-      .updateTable(table(scope))
-      .set({ event, headers: JSON.stringify(request.headers), data: request.body, modified: now(scope.timeZone) })
-      .where('name', '=', name)
-      .compile(),
-  );
 }
 
 /** A log row as delivery reads it. */

@@ -1,10 +1,11 @@
 import type { DocEvent, HookRegistry } from '../documents/hooks.js';
-import type { JobQueue } from '../jobs/job-queue.js';
+import { hashName } from '../documents/hash-name.js';
+import { newJobName } from '../jobs/job-name.js';
+import type { DeliveryOutbox } from './delivery-outbox.js';
 import { WEBHOOK, WEBHOOK_REQUEST_LOG } from './doctypes/index.js';
+import { rewriteEntry, writeEntry, type OutboxEntry } from './outbox-store.js';
 import { buildRequest, type StoredRequest } from './webhook-body.js';
 import type { WebhookCache, WebhookDef } from './webhook-cache.js';
-import { DELIVER_JOB } from './webhook-delivery.js';
-import { insertDelivery, replaceRequest, type LogScope } from './request-log-store.js';
 
 /** The reference's webhook events (docs/webhooks.md "Events"). */
 export const WEBHOOK_EVENTS = [
@@ -21,16 +22,19 @@ export const WEBHOOK_EVENTS = [
 const IGNORED = new Set([WEBHOOK_REQUEST_LOG, WEBHOOK]);
 const QUEUE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** What a unit of work remembers of its matches: outbox row and entry by (webhook, document). */
+type UnitMatches = Map<string, { readonly row: string; readonly entry: OutboxEntry }>;
+
 /**
  * Records webhook matches inside the document's transaction (docs/webhooks.md "How a change
  * becomes a request"): a `*` hook on each event evaluates the enabled webhooks' conditions once
- * the other hooks ran, writes a Webhook Request Log row with the request built from the document,
- * and enqueues its delivery in the same transaction, so both exist exactly when the change commits.
- * A second match of the same (webhook, document) in one unit of work replaces the stored request:
- * one delivery, carrying the last state.
+ * the other hooks ran and writes one outbox row per match holding the request built from the
+ * document, so it exists exactly when the change commits; once the unit committed, the outbox
+ * turns its rows into Webhook Request Logs and delivery jobs in a batch. A second match of the same
+ * (webhook, document) in one unit of work rewrites the row: one delivery, carrying the last state.
  */
-export function registerWebhookRecorder(hooks: HookRegistry, jobs: JobQueue, cache: WebhookCache): void {
-  const pending = new WeakMap<object, Map<string, string>>();
+export function registerWebhookRecorder(hooks: HookRegistry, outbox: DeliveryOutbox, cache: WebhookCache): void {
+  const pending = new WeakMap<object, UnitMatches>();
   for (const event of WEBHOOK_EVENTS) {
     hooks.on('*', event, async ({ doc, before, ctx }, next, doctype) => {
       await next();
@@ -39,9 +43,7 @@ export function registerWebhookRecorder(hooks: HookRegistry, jobs: JobQueue, cac
       if (event === 'on_change' && before === undefined) return;
       const webhooks = await cache.forEvent(ctx, doctype, event);
       if (webhooks.length === 0) return;
-      const scope: LogScope = { q: ctx.q, dialect: ctx.dialect, metas: ctx.metas, timeZone: ctx.settings.timeZone };
-      const seen = pending.get(ctx.unit) ?? new Map<string, string>();
-      pending.set(ctx.unit, seen);
+      let seen = pending.get(ctx.unit);
       for (const hook of webhooks) {
         if (!matches(hook, doc)) continue;
         let request: StoredRequest;
@@ -52,22 +54,45 @@ export function registerWebhookRecorder(hooks: HookRegistry, jobs: JobQueue, cac
           request = { body: '', headers: {} };
           error = (err as Error).message;
         }
+        if (!seen) {
+          seen = new Map();
+          pending.set(ctx.unit, seen);
+        }
         const key = `${hook.name}\u0000${doctype}\u0000${String(doc.name)}`;
         const earlier = seen.get(key);
         if (earlier && !error) {
-          await replaceRequest(scope, earlier, event, request);
+          const entry = { ...earlier.entry, event, request };
+          await rewriteEntry(ctx.q, ctx.dialect, earlier.row, entry);
+          seen.set(key, { row: earlier.row, entry });
           continue;
         }
-        const base = { webhook: hook.name, doctype, docname: String(doc.name), event, user: ctx.principal.user, url: hook.url, method: hook.method };
-        const log = await insertDelivery(scope, { ...base, request, error });
+        const at = Date.now();
+        const entry: OutboxEntry = {
+          log: hashName(at),
+          // Time-ordered (as Svix's KSUIDs are), so a batch appends to the log's webhook_id index.
+          webhookId: `msg_${newJobName(at)}`,
+          at,
+          webhook: hook.name,
+          doctype,
+          docname: String(doc.name),
+          event,
+          user: ctx.principal.user,
+          url: hook.url,
+          method: hook.method,
+          queue: hook.queue && QUEUE.test(hook.queue) ? hook.queue : undefined,
+          request,
+          error,
+        };
+        const row = await writeEntry(ctx.q, ctx.dialect, entry);
+        // Registered with each row: a savepoint that rolls back forgets what was registered inside it.
+        ctx.unit.afterCommit(() => outbox.nudge());
         if (error) continue;
-        seen.set(key, log);
+        seen.set(key, { row, entry });
         // A savepoint that rolls back (one item of bulk_update) takes the row with it.
+        const matched = seen;
         ctx.unit.afterRollback(() => {
-          if (seen.get(key) === log) seen.delete(key);
+          if (matched.get(key)?.row === row) matched.delete(key);
         });
-        const queue = hook.queue && QUEUE.test(hook.queue) ? hook.queue : undefined;
-        await jobs.enqueue(DELIVER_JOB, { log }, { unit: ctx, jobId: `webhook:${log}:1`, queue });
       }
     });
   }

@@ -1,0 +1,73 @@
+import { newJobName } from '../jobs/job-name.js';
+import type { Queryable } from '../storage/database.js';
+import type { Dialect } from '../storage/dialect.js';
+import { perOwner, statementShape } from '../storage/statement-shape.js';
+import { OUTBOX_TABLE } from './outbox-table.js';
+import type { StoredRequest } from './webhook-body.js';
+
+/** One webhook match waiting in the outbox: everything its Webhook Request Log and delivery job need. */
+export interface OutboxEntry {
+  /** The name the log will have (fixed at the match, so a second save in the unit can replace it). */
+  readonly log: string;
+  /** The Standard Webhooks event id, fixed at the match. */
+  readonly webhookId: string;
+  /** When the match happened (epoch ms): the log's creation. */
+  readonly at: number;
+  readonly webhook: string;
+  readonly doctype: string;
+  readonly docname: string;
+  readonly event: string;
+  readonly user: string;
+  readonly url: string;
+  readonly method: string;
+  /** The delivery job's queue, when the webhook names one. */
+  readonly queue?: string;
+  readonly request: StoredRequest;
+  /** A request that could not be built: its log is written Exhausted with this error, and no job. */
+  readonly error?: string;
+}
+
+/** The outbox INSERT, compiled once per dialect: it runs inside every matching write. */
+const insertShape = perOwner((dialect: Dialect) =>
+  statementShape(2, (name: unknown, entry: unknown) => dialect.builder.insertInto(OUTBOX_TABLE).values({ name, entry }).compile()),
+);
+
+/**
+ * Writes `entry` on the caller's connection (inside the document's transaction, so it exists
+ * exactly when the change commits); answers the outbox row's name. Names are time-ordered, so
+ * each insert appends to the end of the primary key.
+ */
+export async function writeEntry(q: Queryable, dialect: Dialect, entry: OutboxEntry): Promise<string> {
+  const name = newJobName(entry.at);
+  await q.run(insertShape(dialect)(name, JSON.stringify(entry)));
+  return name;
+}
+
+/** A second match of the same (webhook, document) in one unit: the waiting entry takes the last state. */
+export async function rewriteEntry(q: Queryable, dialect: Dialect, name: string, entry: OutboxEntry): Promise<void> {
+  await q.run(dialect.builder.updateTable(OUTBOX_TABLE).set({ entry: JSON.stringify(entry) }).where('name', '=', name).compile());
+}
+
+/** True when some entry waits: a cheap read that spares a sweep its write transaction. */
+export async function hasEntries(q: Queryable, dialect: Dialect): Promise<boolean> {
+  return (await q.all(dialect.builder.selectFrom(OUTBOX_TABLE).select('name').limit(1).compile())).length > 0;
+}
+
+/**
+ * Removes up to `limit` entries, oldest first, and answers them, in the caller's transaction. The
+ * rows are taken by one `DELETE ... RETURNING`, so two processes draining at once never both get
+ * one: on PostgreSQL the second waits for the first's row lock and then finds the row gone; on
+ * SQLite write transactions take turns.
+ */
+export async function takeEntries(q: Queryable, dialect: Dialect, limit: number): Promise<OutboxEntry[]> {
+  const b = dialect.builder;
+  const rows = await q.all<{ entry: string }>(
+    b
+      .deleteFrom(OUTBOX_TABLE)
+      .where('name', 'in', b.selectFrom(OUTBOX_TABLE).select('name').orderBy('name').limit(limit))
+      .returning('entry')
+      .compile(),
+  );
+  // RETURNING promises no order; logs are created in the order the matches happened.
+  return rows.map((r) => JSON.parse(String(r.entry)) as OutboxEntry).sort((a, b) => a.at - b.at);
+}

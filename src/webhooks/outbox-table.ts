@@ -1,0 +1,25 @@
+import { sql } from 'kysely';
+import type { SqlStatement } from '../storage/database.js';
+import type { Dialect } from '../storage/dialect.js';
+
+/**
+ * The webhook outbox: one row per webhook match, written in the document's transaction and turned
+ * into a Webhook Request Log and its delivery job right after the commit (docs/webhooks.md "How a
+ * change becomes a request"). Internal tables carry the reserved `__` prefix, so no DocType can
+ * name it. It has no index but its primary key: a row costs the write that triggers it one page at
+ * commit, where a log row with its seven indexes cost eight (docs/benchmarks.md "Jobs and webhooks").
+ */
+export const OUTBOX_TABLE = '__fw_webhook_outbox';
+
+/** CREATE TABLE, idempotent (run at every site open, like the other system tables). */
+export function outboxTableStatements(dialect: Dialect): SqlStatement[] {
+  const type = (spec: Parameters<Dialect['columnType']>[0]) => sql.raw(dialect.columnType(spec));
+  return [
+    dialect.builder.schema
+      .createTable(OUTBOX_TABLE)
+      .ifNotExists()
+      .addColumn('name', type({ kind: 'varchar', length: 64 }), (c) => c.primaryKey())
+      .addColumn('entry', type({ kind: 'text' }), (c) => c.notNull())
+      .compile(),
+  ];
+}
