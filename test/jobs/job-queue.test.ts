@@ -221,5 +221,39 @@ for (const dialect of testDialects()) {
         await worker.stop();
       }
     });
+
+    test('a worker sweeps the job sources when it starts and in runDue, and flushes them before it claims', async () => {
+      const { jobs, worker } = queue();
+      const calls: string[] = [];
+      const ran: string[] = [];
+      jobs.register('test.from_source', (args: { tag: string }) => {
+        ran.push(args.tag);
+      });
+      jobs.addSource({
+        async flush() {
+          calls.push('flush');
+          if (!calls.includes('written')) {
+            calls.push('written');
+            const batch = [
+              { handler: 'test.from_source', args: { tag: 'batched' }, options: { jobId: 'source:1' } },
+              { handler: 'test.from_source', args: { tag: 'twice' }, options: { jobId: 'source:1' } },
+            ];
+            await t.site.db.transaction((q) => jobs.enqueueBatch(batch, { q }));
+          }
+        },
+        async sweep() {
+          calls.push('sweep');
+        },
+      });
+      await worker.runDue();
+      assert.equal(calls[0], 'sweep', 'runDue sweeps first');
+      assert.ok(calls.includes('flush'), 'and flushes before claiming');
+      assert.deepEqual(ran, ['batched'], 'the batch ran once: the second job had the same id');
+      calls.length = 0;
+      const started = new JobWorker(jobs);
+      started.start();
+      await started.stop();
+      assert.equal(calls[0], 'sweep', 'a started worker sweeps first');
+    });
   });
 }
