@@ -13,7 +13,7 @@ export interface OutboxDeps {
   readonly timeZone: () => string;
   /** Where a failed batch is reported (its entries stay in the outbox for the next flush or sweep). */
   readonly report: (err: unknown) => void;
-  /** How long a batch collects after the first commit that asked for one, in ms (default 20). */
+  /** How long a batch collects after the first commit that asked for one, in ms (default 100). */
   readonly batchMs?: number;
 }
 
@@ -38,7 +38,7 @@ export class DeliveryOutbox implements JobSource {
 
   constructor(deps: OutboxDeps) {
     this.#deps = deps;
-    this.#batchMs = deps.batchMs ?? 20;
+    this.#batchMs = deps.batchMs ?? 100;
   }
 
   /** A write with outbox entries committed: a batch runs soon, collecting the commits until then. */
