@@ -1,4 +1,6 @@
 import type { FS, Liquid } from 'liquidjs';
+import { escapeIntoJson, JsonText } from './json-escape.js';
+import { compilePlainTemplate, type PlainTemplate } from './plain-template.js';
 
 /**
  * Webhook JSON bodies (`webhook_json`) rendered with LiquidJS, whose `{{ doc.name }}`,
@@ -11,11 +13,6 @@ import type { FS, Liquid } from 'liquidjs';
 /** A template that does not parse, renders too long, or does not produce JSON. */
 export class TemplateError extends Error {}
 
-/** A value already in JSON form (from `tojson`), inserted as is. */
-class JsonText {
-  constructor(readonly text: string) {}
-}
-
 const noFiles = (): never => {
   throw new Error('Templates cannot read files');
 };
@@ -27,13 +24,8 @@ const refusingFs: FS = {
   resolve: (_dir, file) => file,
 };
 
-/** JSON string content of a value (no surrounding quotes): fits inside "..." and, for numbers, outside. */
-function escapeIntoJson(value: unknown): string {
-  if (value instanceof JsonText) return value.text;
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return JSON.stringify(text).slice(1, -1);
-}
+/** The longest template LiquidJS parses. */
+const PARSE_LIMIT = 100_000;
 
 let engine: Liquid | undefined;
 
@@ -47,7 +39,7 @@ async function templateEngine(): Promise<Liquid> {
     relativeReference: false,
     dynamicPartials: false,
     strictFilters: true,
-    parseLimit: 100_000,
+    parseLimit: PARSE_LIMIT,
     renderLimit: 1_000,
     memoryLimit: 10_000_000,
     outputEscape: escapeIntoJson,
@@ -74,22 +66,39 @@ async function parse(source: string): Promise<ReturnType<Liquid['parse']>> {
   return templates;
 }
 
+/** Plain templates by source (see plain-template.ts); `null` marks one LiquidJS must render. */
+const plain = new Map<string, PlainTemplate | null>();
+
+function plainTemplate(source: string): PlainTemplate | undefined {
+  let compiled = plain.get(source);
+  if (compiled === undefined) {
+    compiled = (source.length <= PARSE_LIMIT ? compilePlainTemplate(source) : undefined) ?? null;
+    if (plain.size >= MAX_CACHED) plain.delete(plain.keys().next().value as string);
+    plain.set(source, compiled);
+  }
+  return compiled ?? undefined;
+}
+
 /** Renders `source` with `doc` and parses the result; an empty result is `{}`. */
 export async function renderJsonTemplate(source: string, doc: Readonly<Record<string, unknown>>): Promise<unknown> {
-  const templates = await parse(source);
-  let text: string;
-  try {
-    // Rendered synchronously: our filters and the refusing file system never wait, and the
-    // generator-to-promise steps of render() cost more than the render itself (docs/benchmarks.md).
-    text = String((await templateEngine()).renderSync(templates, { doc }));
-  } catch (err) {
-    throw new TemplateError(`The JSON template failed to render: ${(err as Error).message}`);
-  }
+  const fast = plainTemplate(source);
+  const text = fast ? fast(doc) : await renderWithLiquid(source, doc);
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
     throw new TemplateError(`The JSON template did not produce JSON: ${(err as Error).message}`);
+  }
+}
+
+async function renderWithLiquid(source: string, doc: Readonly<Record<string, unknown>>): Promise<string> {
+  const templates = await parse(source);
+  try {
+    // Rendered synchronously: our filters and the refusing file system never wait, and the
+    // generator-to-promise steps of render() cost more than the render itself (docs/benchmarks.md).
+    return String((await templateEngine()).renderSync(templates, { doc }));
+  } catch (err) {
+    throw new TemplateError(`The JSON template failed to render: ${(err as Error).message}`);
   }
 }
 
