@@ -56,18 +56,15 @@ export async function hasEntries(q: Queryable, dialect: Dialect): Promise<boolea
 /**
  * Removes up to `limit` entries, oldest first, and answers them, in the caller's transaction. The
  * rows are taken by one `DELETE ... RETURNING`, so two processes draining at once never both get
- * one: on PostgreSQL the second waits for the first's row lock and then finds the row gone; on
+ * one: on PostgreSQL the rows are picked `FOR UPDATE SKIP LOCKED` (the dialect's
+ * `supportsRowLocks`), so a second drain takes other rows instead of waiting for the first's; on
  * SQLite write transactions take turns.
  */
 export async function takeEntries(q: Queryable, dialect: Dialect, limit: number): Promise<OutboxEntry[]> {
   const b = dialect.builder;
-  const rows = await q.all<{ entry: string }>(
-    b
-      .deleteFrom(OUTBOX_TABLE)
-      .where('name', 'in', b.selectFrom(OUTBOX_TABLE).select('name').orderBy('name').limit(limit))
-      .returning('entry')
-      .compile(),
-  );
+  let oldest = b.selectFrom(OUTBOX_TABLE).select('name').orderBy('name').limit(limit);
+  if (dialect.supportsRowLocks) oldest = oldest.forUpdate().skipLocked();
+  const rows = await q.all<{ entry: string }>(b.deleteFrom(OUTBOX_TABLE).where('name', 'in', oldest).returning('entry').compile());
   // RETURNING promises no order; logs are created in the order the matches happened.
   return rows.map((r) => JSON.parse(String(r.entry)) as OutboxEntry).sort((a, b) => a.at - b.at);
 }
