@@ -34,8 +34,8 @@ const insertShape = perOwner((dialect: Dialect) =>
 
 /**
  * Writes `entry` on the caller's connection (inside the document's transaction, so it exists
- * exactly when the change commits); answers the outbox row's name. Names are time-ordered, so
- * each insert appends to the end of the primary key.
+ * exactly when the change commits); answers the outbox row's name. Names are time-ordered, so a
+ * batch takes the oldest rows first.
  */
 export async function writeEntry(q: Queryable, dialect: Dialect, entry: OutboxEntry): Promise<string> {
   const name = newJobName(entry.at);

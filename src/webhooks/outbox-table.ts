@@ -6,8 +6,10 @@ import type { Dialect } from '../storage/dialect.js';
  * The webhook outbox: one row per webhook match, written in the document's transaction and turned
  * into a Webhook Request Log and its delivery job right after the commit (docs/webhooks.md "How a
  * change becomes a request"). Internal tables carry the reserved `__` prefix, so no DocType can
- * name it. It has no index but its primary key: a row costs the write that triggers it one page at
- * commit, where a log row with its seven indexes cost eight (docs/benchmarks.md "Jobs and webhooks").
+ * name it. It has no index, not even a primary key: on SQLite a row then costs the write that
+ * triggers it one b-tree page at commit (a key would add its index's page; a log row with its seven
+ * indexes cost eight), see docs/benchmarks.md "Jobs and webhooks". Names are still unique (UUID
+ * version 7, 74 random bits), and rows leave within a batch, so the batch's scan stays small.
  */
 export const OUTBOX_TABLE = '__fw_webhook_outbox';
 
@@ -18,7 +20,7 @@ export function outboxTableStatements(dialect: Dialect): SqlStatement[] {
     dialect.builder.schema
       .createTable(OUTBOX_TABLE)
       .ifNotExists()
-      .addColumn('name', type({ kind: 'varchar', length: 64 }), (c) => c.primaryKey())
+      .addColumn('name', type({ kind: 'varchar', length: 64 }), (c) => c.notNull())
       .addColumn('entry', type({ kind: 'text' }), (c) => c.notNull())
       .compile(),
   ];
