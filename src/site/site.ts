@@ -206,6 +206,7 @@ export class Site implements UnitRunner {
 
   /** Closes the database after the work in flight. */
   async close(): Promise<void> {
+    this.maintenance.close();
     await this.db.close();
   }
 }
