@@ -207,6 +207,7 @@ export class Site implements UnitRunner {
   /** Closes the database after the work in flight, once the jobs held for a batch are written. */
   async close(): Promise<void> {
     await this.jobs.flushSources();
+    this.maintenance.close();
     await this.db.close();
   }
 }

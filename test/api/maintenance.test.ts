@@ -5,14 +5,15 @@ import { testDialects } from '../helpers/dialects.js';
 import { assertV2Error } from '../helpers/error-envelope.js';
 import { assertError, createDocType, dataOf, insertDoc, resourceUrl, storedCount, v2Url } from '../helpers/document-api.js';
 import { runBin } from '../helpers/fw-bin.js';
+import { eventually } from '../helpers/raw-http.js';
 import { callMethod, messageOf } from '../helpers/method-calls.js';
 import { ADMIN_PASSWORD, startTestSite, type TestSite } from '../helpers/test-site.js';
 import { login, sidOf } from '../helpers/user-sessions.js';
 
 /*
  * docs/configuration.md "Maintenance": site_config.json's maintenance_mode and
- * allow_reads_during_maintenance, read at each request, so a running server follows an edit (or
- * `fw maintenance on|off`) without a restart. Writes answer 503 InReadOnlyMode while reads go on;
+ * allow_reads_during_maintenance, looked at again when the site folder reports a change, so a
+ * running server follows an edit (or `fw maintenance on|off`) without a restart. Writes answer 503 InReadOnlyMode while reads go on;
  * without reads every request answers 503 SessionStopped.
  */
 
@@ -26,6 +27,12 @@ async function setMaintenance(t: TestSite, keys: Record<string, unknown>): Promi
   delete config.allow_reads_during_maintenance;
   await writeFile(`${file}.tmp`, JSON.stringify({ ...config, ...keys }, null, 2));
   await rename(`${file}.tmp`, file);
+  await followed(t, keys.maintenance_mode === true);
+}
+
+/** The server notices a change of the file through a watch of the site folder: a moment later. */
+async function followed(t: TestSite, on: boolean): Promise<void> {
+  await eventually(async () => t.site.maintenance.current.on === on, `the running server never saw maintenance ${on ? 'on' : 'off'}`);
 }
 
 for (const dialect of testDialects()) {
@@ -79,12 +86,14 @@ for (const dialect of testDialects()) {
       assert.match(on.stdout, /writes answer 503/);
       const edited = JSON.parse(await readFile(t.site.paths.config, 'utf8')) as Record<string, unknown>;
       assert.deepEqual(edited, { ...before, maintenance_mode: true, allow_reads_during_maintenance: true });
+      await followed(t, true);
       assertError(await t.request({ method: 'POST', url: resourceUrl(NOTE), body: { title: 'cli' } }), 503, 'InReadOnlyMode');
       const status = await runBin(['maintenance', 'status', '--site', dir]);
       assert.match(status.stdout, /maintenance on/);
       const off = await runBin(['maintenance', 'off', '--site', dir]);
       assert.equal(off.code, 0, off.stderr);
       assert.deepEqual(JSON.parse(await readFile(t.site.paths.config, 'utf8')), before);
+      await followed(t, false);
       assert.equal(dataOf(await t.request({ method: 'POST', url: resourceUrl(NOTE), body: { title: 'cli' } })).title, 'cli');
       const bad = await runBin(['maintenance', 'sideways', '--site', dir]);
       assert.equal(bad.code, 2);

@@ -37,6 +37,57 @@ describe('PostgreSQL database', { skip: postgres ? false : 'PostgreSQL is not am
     await dropDatabase();
   });
 
+  /** What the server says the fw connections of this database are doing. */
+  async function sessionStates(): Promise<string[]> {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ state: string }>(
+        "select state from pg_stat_activity where datname = current_database() and application_name = 'fw' and pid <> pg_backend_pid()",
+      );
+      return rows.map((r) => r.state);
+    } finally {
+      await client.end();
+    }
+  }
+
+  test("a read unit's COMMIT travels with the next message on its connection, or a timer sends it", async () => {
+    const single = new PostgresDatabase({ connectionString: url, poolSize: 1 });
+    try {
+      assert.deepEqual(await single.read((q) => q.all(stmt(`select n from "tabLock" where name = 'a'`))), [{ n: 0 }]);
+      // The one connection is taken by a transaction whose first message commits the read first.
+      await single.transaction((q) => q.run(stmt(`update "tabLock" set n = 5 where name = 'a'`)));
+      assert.deepEqual(await single.read((q) => q.all(stmt(`select n from "tabLock" where name = 'a'`))), [{ n: 5 }]);
+      assert.deepEqual(await single.readOne(stmt(`select n from "tabLock" where name = 'a'`)), [{ n: 5 }], 'readOne commits it before its statement');
+      await single.read((q) => q.all(stmt('select 1')));
+      let states = await sessionStates();
+      for (let i = 0; i < 100 && states.includes('idle in transaction'); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        states = await sessionStates();
+      }
+      assert.ok(states.length > 0 && !states.includes('idle in transaction'), `an idle connection keeps a read transaction open: ${states.join(', ')}`);
+    } finally {
+      await single.close();
+      await db.transaction((q) => q.run(stmt(`update "tabLock" set n = 0 where name = 'a'`)));
+    }
+  });
+
+  test('a table change waits for no idle read transaction longer than a moment', async () => {
+    await db.read((q) => q.all(stmt('select * from "tabLock"')));
+    const { default: pg } = await import('pg');
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      // Without the timer the ALTER would wait for the idle connection's ACCESS SHARE lock.
+      await other.query("set lock_timeout = '5s'");
+      await other.query('alter table "tabLock" add column extra integer');
+      await other.query('alter table "tabLock" drop column extra');
+    } finally {
+      await other.end();
+    }
+  });
+
   test('a deadlock between two transactions is retried until both commit', async () => {
     let attempts = 0;
     let arrived = 0;

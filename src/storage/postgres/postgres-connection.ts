@@ -44,10 +44,13 @@ export class PostgresConnection implements Queryable {
   #openCursors = 0;
   #cursorSeq = 0;
   #broken = false;
+  /** The previous user's read transaction is still open: the first message commits it (see DeferredCommits). */
+  #commitFirst: boolean;
 
-  constructor(client: PgClient, mode: ConnectionMode) {
+  constructor(client: PgClient, mode: ConnectionMode, commitFirst = false) {
     this.#client = client;
     this.#mode = mode;
+    this.#commitFirst = commitFirst;
   }
 
   /** True when the connection must not go back to the pool: it failed, or a cursor was abandoned open. */
@@ -61,19 +64,23 @@ export class PostgresConnection implements Queryable {
   }
 
   /**
-   * Ends a read unit's transaction without waiting for the server's answer: the client sends
-   * COMMIT before any statement of whoever takes the connection next (it queues them in order), and
-   * a read-only transaction has nothing to lose if the connection dies meanwhile. So a read unit
-   * costs no round trip beyond its statements.
+   * Ends a read unit: true when its transaction is still open, for the next user of the connection
+   * to commit in its first message (see DeferredCommits), a read-only transaction having nothing to
+   * lose if the connection dies meanwhile.
    */
-  endRead(): void {
-    if (this.#mode !== 'read' || !this.#begun) return;
+  endRead(): boolean {
+    const open = this.#mode === 'read' && this.#begun;
     this.#begun = false;
-    // A failure here means a lost connection, which its next user meets and reports.
-    this.#client.query({ text: 'COMMIT' }).catch(() => {});
+    return open;
   }
 
   async #send(text: string, values: unknown[] | undefined): Promise<PgResult> {
+    if (this.#commitFirst) {
+      this.#commitFirst = false;
+      if (values === undefined) text = `COMMIT; ${text}`;
+      // A statement with values travels alone (the extended protocol): the COMMIT is queued before it.
+      else this.#client.query({ text: 'COMMIT' }).catch(() => {});
+    }
     try {
       const result = await this.#client.query(values === undefined ? { text } : { text, values });
       return Array.isArray(result) ? result[result.length - 1] : result;

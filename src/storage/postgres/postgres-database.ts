@@ -4,7 +4,8 @@ import { ServiceUnavailableError } from '../../errors/index.js';
 import type { BackupProgress, BroadcastChannel, Database, PoolStats, Queryable, Row, SqlStatement } from '../database.js';
 import { PostgresBroadcast } from './postgres-broadcast.js';
 import { pgDump, pgRestore } from './pg-tools.js';
-import { PostgresConnection, type PgClient } from './postgres-connection.js';
+import { DeferredCommits } from './deferred-commits.js';
+import { PostgresConnection, type ConnectionMode, type PgClient } from './postgres-connection.js';
 import { PostgresDialect } from './postgres-dialect.js';
 import { isRetryableConflict, translatePostgresError } from './postgres-errors.js';
 import { postgresTypeParsers } from './postgres-type-parsers.js';
@@ -61,6 +62,7 @@ export class PostgresDatabase implements Database {
   readonly dialect = new PostgresDialect();
   readonly #pool: PgPool;
   readonly #connectionString: string;
+  readonly #deferredCommits = new DeferredCommits();
   #closed = false;
 
   constructor(options: PostgresDatabaseOptions) {
@@ -95,10 +97,12 @@ export class PostgresDatabase implements Database {
     return { inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };
   }
 
-  async #connect(): Promise<PgClient> {
+  /** A pooled client, and whether its previous user left a read transaction for it to commit first. */
+  async #connect(mode: ConnectionMode): Promise<{ client: PgClient; conn: PostgresConnection }> {
     if (this.#closed) throw new ServiceUnavailableError('The database is closed');
     try {
-      return await this.#pool.connect();
+      const client = await this.#pool.connect();
+      return { client, conn: new PostgresConnection(client, mode, this.#deferredCommits.take(client)) };
     } catch (err) {
       // Whatever stops us getting a connection (refused, timed out, bad credentials after a password
       // rotation, too many clients) means the site cannot serve this request now.
@@ -112,24 +116,23 @@ export class PostgresDatabase implements Database {
   /**
    * One pooled connection for the whole unit, in a REPEATABLE READ, READ ONLY transaction that
    * begins with its first statement (in the same message when that statement has no values) and
-   * whose COMMIT is sent without waiting (see PostgresConnection). A unit that runs no statement
-   * opens no transaction.
+   * whose COMMIT travels with the next message on the connection (see DeferredCommits). A unit
+   * that runs no statement opens no transaction.
    */
   async read<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.#connect();
-    const conn = new PostgresConnection(client, 'read');
+    const { client, conn } = await this.#connect('read');
     try {
       return await work(conn);
     } finally {
-      conn.endRead();
+      // Marked before the release, which may hand the client straight to a waiting unit.
+      if (conn.endRead() && !conn.unfitForReuse) this.#deferredCommits.defer(client);
       client.release(conn.unfitForReuse);
     }
   }
 
   /** Autocommit, read-only by the session's default. */
   async readOne<T = Row>(statement: SqlStatement): Promise<T[]> {
-    const client = await this.#connect();
-    const conn = new PostgresConnection(client, 'statement');
+    const { client, conn } = await this.#connect('statement');
     try {
       return await conn.all<T>(statement);
     } finally {
@@ -156,8 +159,7 @@ export class PostgresDatabase implements Database {
   }
 
   async #transactionOnce<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.#connect();
-    const conn = new PostgresConnection(client, 'transaction');
+    const { client, conn } = await this.#connect('transaction');
     let destroy = false;
     try {
       try {
@@ -210,6 +212,7 @@ export class PostgresDatabase implements Database {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#deferredCommits.flushAll();
     // end() closes idle clients at once and the others as their work releases them.
     await this.#pool.end();
   }

@@ -6,7 +6,7 @@ import { copyDatabase, restoreDatabaseFile } from './sqlite-backup.js';
 import { SqliteDialect } from './sqlite-dialect.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import { ServiceUnavailableError } from '../../errors/index.js';
-import { WalIndexProbe } from './wal-index-probe.js';
+import { KeptSnapshot } from './kept-snapshot.js';
 import { sqliteRows } from './sqlite-rows.js';
 
 type Connection = BetterSqlite3.Database;
@@ -14,12 +14,6 @@ type Statement = BetterSqlite3.Statement;
 
 const STATEMENT_CACHE_SIZE = 512;
 const BUSY_TIMEOUT_MS = 5000;
-/**
- * The longest the change counter trusts the WAL-index probe alone: past it, SQLite is asked
- * again even when the header looked the same (a safety net should the `-shm` file ever be
- * replaced under a running process, which SQLite itself does not do while connections are open).
- */
-const PROBE_TRUST_MS = 1000;
 
 /**
  * Page cache of the reader connection, in KiB (SQLite's negative cache_size): all a hot working set
@@ -102,6 +96,10 @@ class SqliteConnection implements Queryable {
 
   get raw(): Connection {
     return this.#db;
+  }
+
+  get inTransaction(): boolean {
+    return this.#db.inTransaction;
   }
 
   #prepare(text: string): Prepared {
@@ -193,6 +191,8 @@ export class SqliteDatabase implements Database {
   readonly #writer: SqliteConnection;
   /** The first reader: kept open for the database's life, and the one with a change counter. */
   readonly #reader: SqliteConnection;
+  /** The first reader's read transaction, kept across units while nobody commits (file databases only). */
+  readonly #kept: KeptSnapshot | undefined;
   readonly #idleReaders: Reader[] = [];
   /** An in-memory database has one connection: its reads run on the writer, as they always did. */
   readonly #memoryFacade: Queryable | undefined;
@@ -212,14 +212,17 @@ export class SqliteDatabase implements Database {
       this.#reader = writer;
       // No snapshot and no refusal here: a second connection to :memory: would be another database.
       this.#memoryFacade = { all: (s) => writer.all(s), run: (s) => writer.run(s), iterate: (s) => this.#allAsRows(s) };
+      this.#kept = undefined;
       return;
     }
     this.#reader = new SqliteConnection(openConnection(file, true));
+    const kept = new KeptSnapshot(this.#reader, file);
+    this.#kept = kept;
     const first = this.#makeReader(this.#reader);
     // The reader never writes, so every commit (this process's writer's included) changes its
     // data_version. Only the first reader answers it: the counter the metadata check compares
     // must come from one connection.
-    first.facade.changeCounter = () => this.#changeCounter();
+    first.facade.changeCounter = () => kept.changeCounter();
     this.#idleReaders.push(first);
   }
 
@@ -263,48 +266,45 @@ export class SqliteDatabase implements Database {
     else this.#idleReaders.unshift(reader);
   }
 
-  #probe: WalIndexProbe | undefined;
-  #dataVersion = 0;
-  #askedAt = -Infinity;
-
-  /** The reader's data_version, asked of SQLite only when the WAL-index header moved (or now and then). */
-  #changeCounter(): number {
-    const now = Date.now();
-    // The header is read before SQLite is asked, so a commit landing in between moves it again.
-    if (this.#probe?.changed() === false && now - this.#askedAt < PROBE_TRUST_MS) return this.#dataVersion;
-    // Opened (or, should the file be missing, tried again) only alongside SQLite's own answer.
-    this.#probe ??= WalIndexProbe.open(this.#file);
-    this.#dataVersion = this.#reader.dataVersion();
-    this.#askedAt = now;
-    return this.#dataVersion;
-  }
-
   /**
    * A read transaction on a reader of its own: every statement of `work` sees the snapshot its
-   * first read took (BEGIN is deferred). BEGIN and COMMIT are prepared statements stepped in
-   * process, a few microseconds together.
+   * first read took (BEGIN is deferred). On the first reader the transaction is kept for the next
+   * unit while nobody commits (see KeptSnapshot); on another it ends with the unit.
    */
   async read<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
     if (this.#memoryFacade) return work(this.#memoryFacade);
     const reader = this.#takeReader();
+    this.#beginUnit(reader);
     try {
-      reader.conn.control('BEGIN');
       return await work(reader.facade);
     } finally {
-      if (reader.conn.raw.inTransaction) reader.conn.control('COMMIT');
+      this.#endUnit(reader);
+    }
+  }
+
+  /** One statement is its own snapshot: no transaction around it, or the first reader's kept one. */
+  async readOne<T = Row>(statement: SqlStatement): Promise<T[]> {
+    if (this.#memoryFacade) return this.#memoryFacade.all<T>(statement);
+    const reader = this.#takeReader();
+    const first = reader.conn === this.#reader;
+    if (first) this.#kept?.enter();
+    try {
+      return reader.conn.allSync<T>(statement);
+    } finally {
+      if (first) this.#kept?.leave();
       this.#returnReader(reader);
     }
   }
 
-  /** One statement is its own snapshot: no transaction around it. */
-  async readOne<T = Row>(statement: SqlStatement): Promise<T[]> {
-    if (this.#memoryFacade) return this.#memoryFacade.all<T>(statement);
-    const reader = this.#takeReader();
-    try {
-      return reader.conn.allSync<T>(statement);
-    } finally {
-      this.#returnReader(reader);
-    }
+  #beginUnit(reader: Reader): void {
+    if (reader.conn === this.#reader && this.#kept) this.#kept.enter();
+    else reader.conn.control('BEGIN');
+  }
+
+  #endUnit(reader: Reader): void {
+    if (reader.conn === this.#reader && this.#kept) this.#kept.leave();
+    else if (reader.conn.inTransaction) reader.conn.control('COMMIT');
+    this.#returnReader(reader);
   }
 
   #iterateOnOwnConnection<T>(s: SqlStatement): AsyncIterable<T> {
@@ -334,6 +334,8 @@ export class SqliteDatabase implements Database {
       try {
         const result = await work(this.#writer);
         this.#writer.control('COMMIT');
+        // The kept snapshot is stale now; ending it at once lets this commit's checkpoint run past it.
+        this.#kept?.release();
         return result;
       } catch (err) {
         if (this.#writer.raw.inTransaction) this.#writer.control('ROLLBACK');
@@ -350,7 +352,10 @@ export class SqliteDatabase implements Database {
   /** Other processes with the file open see the restored contents; stop them first all the same. */
   async restore(fromFile: string, onProgress?: BackupProgress): Promise<void> {
     if (this.#file === ':memory:') throw new Error('An in-memory SQLite database cannot be restored into');
-    await this.#writeLock.run(() => restoreDatabaseFile(fromFile, this.#file, onProgress));
+    await this.#writeLock.run(() => {
+      this.#kept?.release();
+      return restoreDatabaseFile(fromFile, this.#file, onProgress);
+    });
   }
 
   async close(): Promise<void> {
@@ -359,10 +364,10 @@ export class SqliteDatabase implements Database {
     // Wait for the transaction in flight, then close.
     await this.#writeLock.run(async () => {
       // Readers held by a unit in flight close when it returns them (#returnReader).
+      this.#kept?.close();
       for (const reader of this.#idleReaders) reader.conn.close();
       this.#idleReaders.length = 0;
       this.#writer.close();
-      this.#probe?.close();
     });
   }
 }
