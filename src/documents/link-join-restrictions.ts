@@ -3,7 +3,7 @@ import type { Meta } from '../meta/meta.js';
 import { listRestriction } from '../permissions/list-restriction.js';
 import type { PermissionContext } from '../permissions/permission-context.js';
 import { roleGrant } from '../permissions/role-permissions.js';
-import { isLeaf, type Condition, type FieldRef, type ListQuery } from '../query/list-query.js';
+import { conditionParts, isLeaf, type Condition, type FieldRef, type ListQuery } from '../query/list-query.js';
 import { parseListParams } from '../query/parse-list-params.js';
 
 const NONE: ReadonlyMap<string, Condition> = new Map();
@@ -23,7 +23,7 @@ function mayJoin(raw: Record<string, unknown>): boolean {
 function viasOfCondition(c: Condition, out: Set<string>): void {
   if (isLeaf(c)) {
     if (c.field.via !== undefined) out.add(c.field.via);
-  } else for (const part of 'and' in c ? c.and : c.or) viasOfCondition(part, out);
+  } else for (const part of conditionParts(c)) viasOfCondition(part, out);
 }
 
 /** Every `via` (Link or Table field name) the query names, nested child selections included. */

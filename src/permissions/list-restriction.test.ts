@@ -8,6 +8,8 @@ import { ADMIN, ANONYMOUS, fakeContext, NOTE, shareOf, userWith } from './permis
 
 const ownerIs = (user: string): Condition => ({ field: { field: 'owner' }, op: '=', value: user });
 const nameIn = (...names: string[]): Condition => ({ field: { field: 'name' }, op: 'in', value: names });
+/** What a restricted list ORs back in: the documents shared with the user, read by the list's statement. */
+const orShared = (restriction: Condition, user: string): Condition => ({ or: [restriction, { sharedWith: { doctype: 'Note', user, everyone: true } }] });
 const byHook: Condition = { field: { field: 'title' }, op: '=', value: 'mine' };
 const companyRule = {
   or: [
@@ -31,23 +33,24 @@ describe('listRestriction', () => {
 
   test('an if_owner grant limits to the own rows and leaves User Permissions out', async () => {
     const pc = fakeContext(userWith('clerk@x.com', 'Clerk'), { rules: [{ allow: 'Company', forValue: 'Acme' }] });
-    assert.deepEqual(await listRestriction(pc, NOTE), ownerIs('clerk@x.com'));
+    assert.deepEqual(await listRestriction(pc, NOTE), orShared(ownerIs('clerk@x.com'), 'clerk@x.com'));
     assert.ok(!pc.loads.includes('userPermissions'));
   });
 
   test('User Permissions limit the Link values', async () => {
     const pc = fakeContext(userWith('s', 'Sales'), { rules: [{ allow: 'Company', forValue: 'Acme' }] });
-    assert.deepEqual(await listRestriction(pc, NOTE), companyRule);
+    assert.deepEqual(await listRestriction(pc, NOTE), orShared(companyRule, 's'));
   });
 
   test('query condition hooks are ANDed with the other restrictions', async () => {
     const pc = fakeContext(userWith('s', 'Sales'), { rules: [{ allow: 'Company', forValue: 'Acme' }], hooks: hooked() });
-    assert.deepEqual(await listRestriction(pc, NOTE), { and: [companyRule, byHook] });
+    assert.deepEqual(await listRestriction(pc, NOTE), orShared({ and: [companyRule, byHook] }, 's'));
   });
 
-  test('shared documents are ORed back in when anything restricted the rows', async () => {
+  test('shared documents are ORed back in when anything restricted the rows, by the list statement itself', async () => {
     const pc = fakeContext(userWith('clerk@x.com', 'Clerk'), { shares: { Note: [shareOf('n9', 'read'), shareOf('n8')] } });
-    assert.deepEqual(await listRestriction(pc, NOTE), { or: [ownerIs('clerk@x.com'), nameIn('n9')] });
+    assert.deepEqual(await listRestriction(pc, NOTE), orShared(ownerIs('clerk@x.com'), 'clerk@x.com'));
+    assert.ok(!pc.loads.some((l) => l.startsWith('shares')), 'no statement of its own reads the shares');
   });
 
   test('shares are not looked up when nothing restricted the rows', async () => {

@@ -1,3 +1,4 @@
+import { GUEST_USER } from '../auth/principal.js';
 import { PermissionError } from '../errors/index.js';
 import type { Meta } from '../meta/meta.js';
 import type { Condition } from '../query/list-query.js';
@@ -12,7 +13,8 @@ import { userPermissionCondition } from './user-permissions.js';
  * - without role read or select, only the documents shared with them (none shared: 403);
  * - an if_owner grant limits to `owner = user`; otherwise User Permissions limit the Link values;
  * - `permission_query_conditions` hooks add theirs (ANDed);
- * - when anything restricted the rows, documents shared with the user are ORed back in.
+ * - when anything restricted the rows, documents shared with the user (or with everyone, but not
+ *   for Guest) are ORed back in, read by the list's statement itself.
  */
 export async function listRestriction(pc: PermissionContext, meta: Meta): Promise<Condition | undefined> {
   const { principal } = pc;
@@ -34,8 +36,9 @@ export async function listRestriction(pc: PermissionContext, meta: Meta): Promis
   if (byHooks) parts.push(byHooks);
   if (parts.length === 0) return undefined;
   const restriction = parts.length === 1 ? parts[0] : { and: parts };
-  const shared = sharedNames(await pc.shares(meta.name), 'read');
-  return shared.length === 0 ? restriction : { or: [restriction, nameIn(shared)] };
+  // The shares are read by the list's own statement (a subquery), not by one of their own.
+  const sharedWith = { doctype: meta.name, user: principal.user, everyone: principal.user !== GUEST_USER };
+  return { or: [restriction, { sharedWith }] };
 }
 
 function nameIn(names: string[]): Condition {

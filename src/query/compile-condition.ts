@@ -6,7 +6,7 @@ import type { Dialect } from '../storage/dialect.js';
 import { hasNul } from '../meta/field-types/coerce-helpers.js';
 import { dateBounds, isBlank, toList, toStored } from './filter-values.js';
 import { MAX_BOUND_VALUES, MAX_IN_VALUES } from './list-limits.js';
-import { isLeaf, type Condition, type Operator } from './list-query.js';
+import { isLeaf, type Condition, type Operator, type SharedRows } from './list-query.js';
 import type { QueryScope } from './query-scope.js';
 import type { ResolvedColumn } from './resolved-column.js';
 
@@ -59,6 +59,9 @@ function spend(env: ConditionEnv, n: number): void {
 }
 
 type Sql = RawBuilder<boolean>;
+
+/** The table of the DocShare DocType. */
+const SHARE_TABLE = 'tabDocShare';
 
 const TRUE: Sql = sql<boolean>`1 = 1`;
 const FALSE: Sql = sql<boolean>`1 = 0`;
@@ -203,7 +206,19 @@ export function compileCondition(condition: Condition, env: ConditionEnv): Sql {
     return leaf(env.scope.resolve(condition.field, env.checkRead), condition.op, condition.value, env);
   }
   if ('and' in condition) return group(condition.and.map((c) => compileCondition(c, env)), 'and');
-  return group(condition.or.map((c) => compileCondition(c, env)), 'or');
+  if ('or' in condition) return group(condition.or.map((c) => compileCondition(c, env)), 'or');
+  return sharedRows(condition.sharedWith, env);
+}
+
+/**
+ * `name in (the names shared with the user)`, read from the share table (the DocShare DocType's
+ * rows) by the list's own statement: one statement, and one snapshot, for the rows and the shares.
+ */
+function sharedRows(shared: SharedRows, env: ConditionEnv): Sql {
+  const name = env.scope.resolve({ field: 'name' }, false).expr;
+  const user = sql<boolean>`${sql.ref('user')} = ${shared.user}`;
+  const who = shared.everyone ? sql<boolean>`(${user} or ${sql.ref('everyone')} = 1)` : user;
+  return sql<boolean>`${name} in (select ${sql.ref('share_name')} from ${sql.table(SHARE_TABLE)} where ${sql.ref('share_doctype')} = ${shared.doctype} and ${sql.ref('read')} = 1 and ${who})`;
 }
 
 /** ANDs a list of conditions; an empty list is true. */

@@ -194,6 +194,21 @@ describe('compileListQuery refusals', () => {
     refused({ fields: ['priority'] }, 'PermissionError', 'No readable fields', { canRead });
   });
 
+  test("shares ORed into the restriction are the share table's, for the user and (but for Guest) everyone, with read", () => {
+    const shared = (everyone: boolean): Condition => ({
+      or: [{ field: { field: 'owner' }, op: '=', value: 'u@x' }, { sharedWith: { doctype: 'ToDo', user: 'u@x', everyone } }],
+    });
+    const user = compile({}, { restrict: shared(true) }).statement;
+    assert.match(
+      user.sql,
+      /\("t"\."owner" = \? or "t"\."name" in \(select "share_name" from "tabDocShare" where "share_doctype" = \? and "read" = 1 and \("user" = \? or "everyone" = 1\)\)\)/,
+    );
+    assert.deepEqual(user.parameters.slice(0, 3), ['u@x', 'ToDo', 'u@x']);
+    const guest = compile({}, { restrict: shared(false) }).statement.sql;
+    assert.match(guest, /and "read" = 1 and "user" = \?\)/);
+    assert.doesNotMatch(guest, /everyone/);
+  });
+
   test('the restriction is not subject to read checks', () => {
     const canRead = (_meta: unknown, fieldname: string) => fieldname !== 'owner';
     const restrict: Condition = { field: { field: 'owner' }, op: '=', value: 'u@x' };

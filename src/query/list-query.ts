@@ -38,11 +38,28 @@ export interface FieldRef {
   readonly field: string;
 }
 
-/** One filter, or a group of them joined by AND or OR. */
+/** One filter, or a group of them joined by AND or OR, or the permission layer's share condition. */
 export type Condition =
   | { readonly field: FieldRef; readonly op: Operator; readonly value: unknown }
   | { readonly and: readonly Condition[] }
-  | { readonly or: readonly Condition[] };
+  | { readonly or: readonly Condition[] }
+  | { readonly sharedWith: SharedRows };
+
+/**
+ * The rows of `doctype` shared for reading with `user`, and with everyone unless `everyone` is
+ * false (Guest). Only the permission layer makes it (permissions/list-restriction.ts); it compiles
+ * to a subquery of the share table, so a list costs no statement of its own to read the shares.
+ */
+export interface SharedRows {
+  readonly doctype: string;
+  readonly user: string;
+  readonly everyone: boolean;
+}
+
+/** The parts of an AND/OR group; none for a leaf or a share condition. */
+export function conditionParts(c: Condition): readonly Condition[] {
+  return 'and' in c ? c.and : 'or' in c ? c.or : [];
+}
 
 /** The aggregate functions a select item may apply. */
 export const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;

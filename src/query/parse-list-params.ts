@@ -1,5 +1,5 @@
 import { DataError } from '../errors/index.js';
-import { isLeaf, type Condition, type ListQuery, type SelectItem } from './list-query.js';
+import { conditionParts, isLeaf, type Condition, type ListQuery, type SelectItem } from './list-query.js';
 import {
   assertBoundedValue,
   MAX_CONDITIONS,
@@ -90,7 +90,7 @@ function parseCount(raw: unknown, param: string, fallback: number): number {
 
 function countLeaves(conditions: readonly Condition[]): number {
   let n = 0;
-  for (const c of conditions) n += isLeaf(c) ? 1 : countLeaves('and' in c ? c.and : c.or);
+  for (const c of conditions) n += isLeaf(c) ? 1 : countLeaves(conditionParts(c));
   return n;
 }
 

@@ -134,6 +134,21 @@ for (const dialect of testDialects()) {
         assert.equal(dataOf(await as('clerk', { method: 'GET', url: resourceUrl(EXPENSE, names.managerClaim) })).title, 'Hotel');
       });
 
+      test('a list restricted by if_owner ORs in shares with everyone, not those of other users or without read', async () => {
+        const claim = async (title: string) => dataOf(await as('manager', { method: 'POST', url: resourceUrl(EXPENSE), body: { title } })).name as string;
+        const [forAll, forOther, noRights] = [await claim('Train'), await claim('Lunch'), await claim('Parking')];
+        dataOf(await share('manager', { everyone: 1, share_doctype: EXPENSE, share_name: forAll, read: 1 }));
+        dataOf(await share('manager', { user: user('restricted'), share_doctype: EXPENSE, share_name: forOther, read: 1 }));
+        // Write, share and submit carry read with them; a share of nothing at all is stored but gives no read.
+        dataOf(await share('manager', { user: user('clerk'), share_doctype: EXPENSE, share_name: noRights, read: 0 }));
+        const listed = await namesListed('clerk', EXPENSE);
+        assert.ok(listed.includes(forAll), 'shared with everyone');
+        assert.ok(!listed.includes(forOther), "another user's share stays theirs");
+        assert.ok(!listed.includes(noRights), 'a share without read does not list');
+        assert.equal(await countOf('clerk', EXPENSE), listed.length);
+        assert.ok((await namesListed('restricted', EXPENSE)).includes(forOther));
+      });
+
       test('a share with everyone reaches every logged-in user but not Guest', async () => {
         const doc = await insertDoc(t, CASE_FILE, { title: 'For all' });
         dataOf(await t.request({ method: 'POST', url: resourceUrl('DocShare'), body: { everyone: 1, share_doctype: CASE_FILE, share_name: doc.name, read: 1 } }));
