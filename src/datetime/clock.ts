@@ -77,13 +77,27 @@ function nextMicros(): number {
   return lastMicros;
 }
 
+/** The last second each zone formatted: every write stamps its rows, many within one second. */
+const lastSecond = new Map<string, { second: number; text: string }>();
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` of the epoch second `second` in `timeZone`. Offsets change only at whole
+ * seconds, so one second has one wall-clock text; asking Intl for it costs a write 15–20 µs
+ * (docs/benchmarks.md), asking this cache a map lookup.
+ */
+export function secondText(second: number, timeZone: string): string {
+  const cached = lastSecond.get(timeZone);
+  if (cached?.second === second) return cached.text;
+  const w = wallClock(second * 1000, timeZone);
+  const text = `${formatDate(w)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+  lastSecond.set(timeZone, { second, text });
+  return text;
+}
+
 /** A fresh, strictly increasing timestamp `YYYY-MM-DD HH:MM:SS.ffffff` in `timeZone`. */
 export function now(timeZone: string): string {
   const micros = nextMicros();
-  const ms = Math.floor(micros / 1000);
-  const w = wallClock(ms, timeZone);
-  const fraction = pad(micros % 1_000_000, 6);
-  return `${formatDate(w)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}.${fraction}`;
+  return `${secondText(Math.floor(micros / 1_000_000), timeZone)}.${pad(micros % 1_000_000, 6)}`;
 }
 
 /** Today's date `YYYY-MM-DD` in `timeZone`. */
