@@ -37,8 +37,8 @@ export class MaintenanceWatch {
   #stamp: string | undefined;
   #watcher: FSWatcher | undefined;
   /** A change notice came since the last look (always true where nothing watches). */
-  #dirty = false;
-  #lookedAt = 0;
+  #dirty: boolean;
+  #lookedAt: number;
 
   constructor(
     private readonly file: string,

@@ -3,28 +3,21 @@ import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { perOwner, statementShape } from '../storage/statement-shape.js';
 import { OUTBOX_TABLE } from './outbox-table.js';
-import type { StoredRequest } from './webhook-body.js';
+import type { NewDelivery } from './request-log-store.js';
 
-/** One webhook match waiting in the outbox: everything its Webhook Request Log and delivery job need. */
-export interface OutboxEntry {
+/**
+ * One webhook match waiting in the outbox: the delivery its Webhook Request Log records (a request
+ * that could not be built is written Exhausted, with no job), and what its delivery job needs.
+ */
+export interface OutboxEntry extends NewDelivery {
   /** The name the log will have (fixed at the match, so a second save in the unit can replace it). */
   readonly log: string;
   /** The Standard Webhooks event id, fixed at the match. */
   readonly webhookId: string;
   /** When the match happened (epoch ms): the log's creation. */
   readonly at: number;
-  readonly webhook: string;
-  readonly doctype: string;
-  readonly docname: string;
-  readonly event: string;
-  readonly user: string;
-  readonly url: string;
-  readonly method: string;
   /** The delivery job's queue, when the webhook names one. */
   readonly queue?: string;
-  readonly request: StoredRequest;
-  /** A request that could not be built: its log is written Exhausted with this error, and no job. */
-  readonly error?: string;
 }
 
 /** The outbox INSERT, compiled once per dialect: it runs inside every matching write. */

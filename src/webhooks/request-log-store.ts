@@ -76,21 +76,10 @@ export interface NamedDelivery extends NewDelivery {
 /** Writes several Webhook Request Log rows with one multi-row INSERT (the outbox's batches). */
 export async function insertDeliveries(scope: LogScope, deliveries: readonly NamedDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
-  // A batch's matches share a few seconds: the time zone's wall clock is worked out once per second.
-  const seconds = new Map<number, string>();
-  const stampOf = (at: number): string => {
-    const second = Math.floor(at / 1000);
-    let base = seconds.get(second);
-    if (base === undefined) {
-      base = storedDatetime(second * 1000, scope.timeZone).slice(0, -6);
-      seconds.set(second, base);
-    }
-    return base + String((at - second * 1000) * 1000).padStart(6, '0');
-  };
   await scope.q.run(
     scope.dialect.builder
       .insertInto(table(scope))
-      .values(deliveries.map((d) => logRow(d.name, stampOf(d.at), d)))
+      .values(deliveries.map((d) => logRow(d.name, storedDatetime(d.at, scope.timeZone), d)))
       .compile(),
   );
 }
