@@ -115,6 +115,8 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
   test('a new document is filled through the controls and saved with Ctrl+S', async () => {
     await page.goto('/app/ui-order');
     await page.getByRole('heading', { name: 'UI Order' }).waitFor();
+    // The shortcut works once the list knows the user may create: the New button says so.
+    await page.getByRole('link', { name: 'New UI Order' }).waitFor();
     await page.keyboard.press('Control+b');
     await urlMatches(page, /\/app\/ui-order\/new$/);
     // Saving without the mandatory Link shows the error beside the field.
