@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { newJobName } from './job-name.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
@@ -90,66 +89,8 @@ function jobRow(job: NewJob): JobRow {
   };
 }
 
-/** Jobs a worker may take at `now`: queued and due, or running under a lease that has run out. */
-function claimable(dialect: Dialect, now: number, queues: readonly string[] | undefined) {
-  let query = dialect.builder
-    .selectFrom(JOB_TABLE)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
-        eb.and([eb('status', '=', 'running'), eb('lease_until', '<=', now)]),
-      ]),
-    );
-  if (queues && queues.length > 0) query = query.where('queue', 'in', queues);
-  return query;
-}
-
-/** True when some job is due: a cheap read that spares a write transaction when the queue is idle. */
-export async function hasDueJobs(q: Queryable, dialect: Dialect, now: number, queues?: readonly string[]): Promise<boolean> {
-  const rows = await q.all(claimable(dialect, now, queues).select('name').limit(1).compile());
-  return rows.length > 0;
-}
-
-/**
- * Claims up to `limit` due jobs in a write transaction: each gets a fresh claim token, a lease until
- * `now + timeout + leaseMarginMs` and one more attempt. On PostgreSQL the candidate rows are locked
- * with `FOR UPDATE SKIP LOCKED`, so processes on several machines take different jobs without
- * waiting on each other; on SQLite the write transaction already excludes every other claimant.
- */
-export async function claimJobs(
-  q: Queryable,
-  dialect: Dialect,
-  options: { now: number; limit: number; leaseMarginMs: number; queues?: readonly string[] },
-): Promise<JobRow[]> {
-  let candidates = claimable(dialect, options.now, options.queues)
-    .select(['name', 'timeout_ms'])
-    .orderBy('run_at')
-    .orderBy('name')
-    .limit(options.limit);
-  if (dialect.supportsRowLocks) candidates = candidates.forUpdate().skipLocked();
-  const rows = await q.all<{ name: string; timeout_ms: number }>(candidates.compile());
-  const claimed: JobRow[] = [];
-  for (const { name, timeout_ms } of rows) {
-    const [row] = await q.all<JobRow>(
-      dialect.builder
-        .updateTable(JOB_TABLE)
-        .set((eb) => ({
-          status: 'running',
-          attempts: eb('attempts', '+', 1),
-          claim: randomUUID(),
-          lease_until: options.now + Number(timeout_ms) + options.leaseMarginMs,
-        }))
-        .where('name', '=', name)
-        .returningAll()
-        .compile(),
-    );
-    if (row) claimed.push(normalise(row));
-  }
-  return claimed;
-}
-
 /** Numbers as numbers on both engines (SQLite may hand back bigint columns as they were bound). */
-function normalise(row: JobRow): JobRow {
+export function normaliseJob(row: JobRow): JobRow {
   return {
     ...row,
     attempts: Number(row.attempts),
@@ -220,13 +161,13 @@ export async function listJobs(q: Queryable, dialect: Dialect, options: JobListO
   const rows = await q.all<JobRow>(
     query.orderBy('enqueued_at').orderBy('name').limit(options.limit).offset(options.start).compile(),
   );
-  return rows.map(normalise);
+  return rows.map(normaliseJob);
 }
 
 /** One job by name. */
 export async function getJob(q: Queryable, dialect: Dialect, name: string): Promise<JobRow | undefined> {
   const [row] = await q.all<JobRow>(dialect.builder.selectFrom(JOB_TABLE).selectAll().where('name', '=', name).compile());
-  return row ? normalise(row) : undefined;
+  return row ? normaliseJob(row) : undefined;
 }
 
 /** How many jobs are in each status (the queue-depth figures). */

@@ -64,6 +64,10 @@ export function jobTableStatements(dialect: Dialect): SqlStatement[] {
       .addColumn('finished_at', type({ kind: 'bigint' }))
       .compile(),
     s.createIndex(`${JOB_TABLE}_dedupe_key`).ifNotExists().unique().on(JOB_TABLE).column('dedupe_key').compile(),
-    s.createIndex(`${JOB_TABLE}_due`).ifNotExists().on(JOB_TABLE).columns(['status', 'run_at']).compile(),
+    // The claim order (job-claim.ts): due queued jobs, and the running ones whose lease ran out, are
+    // each read from it in (run_at, name) order, a few rows a claim however many wait.
+    s.createIndex(`${JOB_TABLE}_claim`).ifNotExists().on(JOB_TABLE).columns(['status', 'run_at', 'name']).compile(),
+    // Its predecessor on (status, run_at) left the sort to the engine; sites that have it lose it.
+    s.dropIndex(`${JOB_TABLE}_due`).ifExists().compile(),
   ];
 }

@@ -2,7 +2,8 @@ import type { DocContext } from '../documents/doc-context.js';
 import { retryDelay } from './backoff.js';
 import type { JobClock } from './job-clock.js';
 import type { JobQueue, JobRun } from './job-queue.js';
-import { claimJobs, completeJob, failJob, hasDueJobs, rescheduleJob } from './job-store.js';
+import { claimJobs, hasDueJobs } from './job-claim.js';
+import { completeJob, failJob, rescheduleJob } from './job-store.js';
 import type { JobRow } from './job-table.js';
 
 /** The logging a worker does (a pino or Fastify logger fits). */
