@@ -1,7 +1,8 @@
 import { newJobName } from './job-name.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
-import { perOwner, statementShape } from '../storage/statement-shape.js';
+import { rowChunks } from '../storage/row-chunks.js';
+import { perOwner } from '../storage/statement-shape.js';
 import { JOB_TABLE, type JobRow, type JobStatus } from './job-table.js';
 
 const JOB_COLUMNS = [
@@ -9,14 +10,20 @@ const JOB_COLUMNS = [
   'run_at', 'lease_until', 'claim', 'run_as', 'error', 'enqueued_at', 'finished_at',
 ] as const satisfies readonly (keyof JobRow)[];
 
-/** The job INSERT, compiled once per dialect: enqueueing inside a busy write path skips the query builder. */
-const insertJobShape = perOwner((dialect: Dialect) =>
-  statementShape(JOB_COLUMNS.length, (...slots: unknown[]) =>
-    dialect.builder
-      .insertInto(JOB_TABLE)
-      .values(Object.fromEntries(JOB_COLUMNS.map((c, i) => [c, slots[i]])) as unknown as JobRow)
-      .onConflict((oc) => oc.column('dedupe_key').doNothing())
-      .compile(),
+/**
+ * The job INSERT, compiled once per dialect in a few sizes: enqueueing inside a busy write path skips
+ * the query builder, and the webhook outbox's batches write many rows a statement.
+ */
+const insertJobChunks = perOwner((dialect: Dialect) =>
+  rowChunks(
+    JOB_COLUMNS.length,
+    (row: JobRow) => JOB_COLUMNS.map((c) => row[c]),
+    (rows) =>
+      dialect.builder
+        .insertInto(JOB_TABLE)
+        .values(rows.map((cells) => Object.fromEntries(JOB_COLUMNS.map((c, i) => [c, cells[i]])) as unknown as JobRow))
+        .onConflict((oc) => oc.column('dedupe_key').doNothing())
+        .compile(),
   ),
 );
 
@@ -42,7 +49,8 @@ export interface NewJob {
 export async function insertJob(q: Queryable, dialect: Dialect, job: NewJob): Promise<{ name: string; created: boolean }> {
   const row = jobRow(job);
   const { name } = row;
-  const { changes } = await q.run(insertJobShape(dialect)(...JOB_COLUMNS.map((c) => row[c])));
+  const [insert] = insertJobChunks(dialect)([row]);
+  const { changes } = await q.run(insert!);
   if (changes > 0 || job.jobId === undefined) return { name, created: true };
   const existing = await q.all<{ name: string }>(
     dialect.builder.selectFrom(JOB_TABLE).select('name').where('dedupe_key', '=', job.jobId).compile(),
@@ -51,20 +59,14 @@ export async function insertJob(q: Queryable, dialect: Dialect, job: NewJob): Pr
 }
 
 /**
- * Writes several jobs on `q` with one multi-row INSERT (one round trip on PostgreSQL); a job whose
+ * Writes several jobs on `q` with a few multi-row INSERTs (row-chunks.ts); a job whose
  * `jobId` a queued or running job already holds is skipped, as in {@link insertJob}. Answers how
  * many were written.
  */
 export async function insertJobs(q: Queryable, dialect: Dialect, jobs: readonly NewJob[]): Promise<number> {
-  if (jobs.length === 0) return 0;
-  const { changes } = await q.run(
-    dialect.builder
-      .insertInto(JOB_TABLE)
-      .values(jobs.map(jobRow))
-      .onConflict((oc) => oc.column('dedupe_key').doNothing())
-      .compile(),
-  );
-  return changes;
+  let written = 0;
+  for (const statement of insertJobChunks(dialect)(jobs.map(jobRow))) written += (await q.run(statement)).changes;
+  return written;
 }
 
 function jobRow(job: NewJob): JobRow {

@@ -1,11 +1,9 @@
 import cluster from 'node:cluster';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { countJobs } from '../jobs/job-store.js';
 import { offerToCluster } from './cluster-metrics.js';
+import { RequestMetrics } from './request-metrics.js';
 import type { Site } from '../site/site.js';
-
-/** Request durations in seconds: from a cache hit to a slow report (docs/deployment.md "Metrics"). */
-const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** The verbs counted by name; anything else (a client's invention) is counted as OTHER. */
 const VERBS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -21,10 +19,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export class SiteMetrics {
   readonly registry = new Registry();
-  readonly #requests: Counter<'method' | 'route' | 'status'>;
-  readonly #durations: Histogram<'method' | 'route'>;
-  /** Label sets seen before, so an answer costs a map lookup rather than hashing its labels. */
-  readonly #children = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+  readonly #requests = new RequestMetrics();
 
   constructor(site: Site) {
     const registry = this.registry;
@@ -32,19 +27,8 @@ export class SiteMetrics {
     registry.setDefaultLabels({ worker: String(cluster.worker?.id ?? 0) });
     // Unprefixed (process_*, nodejs_*), as dashboards for Node processes expect them.
     collectDefaultMetrics({ register: registry });
-    this.#requests = new Counter({
-      name: 'fw_http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-    });
-    this.#durations = new Histogram({
-      name: 'fw_http_request_duration_seconds',
-      help: 'Time from request to answer, by method and route pattern',
-      labelNames: ['method', 'route'],
-      buckets: DURATION_BUCKETS,
-      registers: [registry],
-    });
+    registry.registerMetric(this.#requests.counter());
+    registry.registerMetric(this.#requests.durations());
     new Gauge({
       name: 'fw_db_pool_connections',
       help: 'Database connections of this process by state (in_use, idle); SQLite counts its readers and its writer',
@@ -79,19 +63,7 @@ export class SiteMetrics {
 
   /** Records one answered request. `route` is the route's pattern, never the URL itself. */
   observe(method: string, route: string | undefined, status: number, seconds: number): void {
-    const verb = VERBS.has(method) ? method : 'OTHER';
-    const pattern = route ?? UNMATCHED_ROUTE;
-    const key = `${verb} ${status} ${pattern}`;
-    let child = this.#children.get(key);
-    if (!child) {
-      child = {
-        count: this.#requests.labels({ method: verb, route: pattern, status: String(status) }),
-        time: this.#durations.labels({ method: verb, route: pattern }),
-      };
-      this.#children.set(key, child);
-    }
-    child.count.inc();
-    child.time.observe(seconds);
+    this.#requests.observe(VERBS.has(method) ? method : 'OTHER', route ?? UNMATCHED_ROUTE, status, seconds);
   }
 }
 

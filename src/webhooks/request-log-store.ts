@@ -5,7 +5,8 @@ import { hashName } from '../documents/hash-name.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Queryable, Row } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
-import { ShapeCache, statementShape, type StatementShape } from '../storage/statement-shape.js';
+import { rowChunks, type RowChunks } from '../storage/row-chunks.js';
+import { ShapeCache } from '../storage/statement-shape.js';
 import type { Meta } from '../meta/meta.js';
 import { WEBHOOK_REQUEST_LOG } from './doctypes/index.js';
 import type { StoredRequest } from './webhook-body.js';
@@ -42,8 +43,22 @@ const LOG_COLUMNS = [
   'reference_document', 'event', 'status', 'attempt', 'user', 'request_method', 'url', 'webhook_id', 'headers', 'data', 'error',
 ] as const;
 
-/** The log INSERT compiled once per dialect and metadata version: recording runs inside every matching write. */
-const insertShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
+/** The log INSERT compiled once per dialect and metadata version, in a few sizes for the outbox's batches. */
+const insertChunks = new ShapeCache<Dialect, Meta, RowChunks<LogRow>>();
+
+type LogRow = Record<(typeof LOG_COLUMNS)[number], unknown>;
+
+/** The row as an INSERT's values, from one array of bound values in LOG_COLUMNS order. */
+const rowOf = (cells: readonly unknown[]) => Object.fromEntries(LOG_COLUMNS.map((c, i) => [c, cells[i]]));
+
+function logInserts(scope: LogScope): RowChunks<LogRow> {
+  const meta = scope.metas.get(WEBHOOK_REQUEST_LOG);
+  return insertChunks.get(scope.dialect, meta, () =>
+    rowChunks(LOG_COLUMNS.length, (row: LogRow) => LOG_COLUMNS.map((c) => row[c]), (rows) =>
+      scope.dialect.builder.insertInto(meta.tableName).values(rows.map(rowOf)).compile(),
+    ),
+  );
+}
 
 function table(scope: LogScope): string {
   return scope.metas.get(WEBHOOK_REQUEST_LOG).tableName;
@@ -56,13 +71,8 @@ function table(scope: LogScope): string {
 export async function insertDelivery(scope: LogScope, d: NewDelivery): Promise<string> {
   const name = hashName();
   const row = logRow(name, now(scope.timeZone), d);
-  const meta = scope.metas.get(WEBHOOK_REQUEST_LOG);
-  const shape = insertShapes.get(scope.dialect, meta, () =>
-    statementShape(LOG_COLUMNS.length, (...slots: unknown[]) =>
-      scope.dialect.builder.insertInto(meta.tableName).values(Object.fromEntries(LOG_COLUMNS.map((c, i) => [c, slots[i]]))).compile(),
-    ),
-  );
-  await scope.q.run(shape(...LOG_COLUMNS.map((c) => row[c])));
+  const [insert] = logInserts(scope)([row]);
+  await scope.q.run(insert!);
   return name;
 }
 
@@ -73,18 +83,13 @@ export interface NamedDelivery extends NewDelivery {
   readonly at: number;
 }
 
-/** Writes several Webhook Request Log rows with one multi-row INSERT (the outbox's batches). */
+/** Writes several Webhook Request Log rows with a few multi-row INSERTs (the outbox's batches; row-chunks.ts). */
 export async function insertDeliveries(scope: LogScope, deliveries: readonly NamedDelivery[]): Promise<void> {
-  if (deliveries.length === 0) return;
-  await scope.q.run(
-    scope.dialect.builder
-      .insertInto(table(scope))
-      .values(deliveries.map((d) => logRow(d.name, storedDatetime(d.at, scope.timeZone), d)))
-      .compile(),
-  );
+  const rows = deliveries.map((d) => logRow(d.name, storedDatetime(d.at, scope.timeZone), d));
+  for (const statement of logInserts(scope)(rows)) await scope.q.run(statement);
 }
 
-function logRow(name: string, stamp: string, d: NewDelivery): Record<(typeof LOG_COLUMNS)[number], unknown> {
+function logRow(name: string, stamp: string, d: NewDelivery): LogRow {
   return {
     name,
     owner: d.user,
