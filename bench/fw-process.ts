@@ -29,7 +29,8 @@ export interface FwServeOptions {
 /** Creates a fresh site with `fw new-site` (unpinned: set-up is not measured). */
 export function createFwSite(entry: FwEntry, dir: string, dbUrl: string | undefined): FwSite {
   const adminPassword = randomBytes(12).toString('base64url');
-  const args = [...entry.nodeArgs, 'new-site', dir, '--admin-password', adminPassword];
+  // `--opt=value`: a base64url password may begin with '-', which the option parser would take for a flag.
+  const args = [...entry.nodeArgs, 'new-site', dir, `--admin-password=${adminPassword}`];
   if (dbUrl) args.push('--db', dbUrl);
   const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`fw new-site failed (${result.status}):\n${result.stdout}${result.stderr}`);

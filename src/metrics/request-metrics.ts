@@ -28,8 +28,8 @@ interface ExposedMetric {
  * `fw_http_requests_total` and `fw_http_request_duration_seconds`, tallied in plain numbers as
  * answers go out and turned into Prometheus series only when the metrics are read. prom-client's
  * own Counter and Histogram check and hash their labels on every observation, which cost a busy
- * server about 5% of a GET's CPU (docs/benchmarks.md "Request metrics"); the text they expose is
- * the same.
+ * server about 5% of a GET's CPU profile (docs/benchmarks.md "What keeps the hot path fast",
+ * request metrics); the samples exposed are the same.
  */
 export class RequestMetrics {
   readonly #series = new Map<string, RouteSeries>();
