@@ -15,15 +15,12 @@ const JOB_COLUMNS = [
  * the query builder, and the webhook outbox's batches write many rows a statement.
  */
 const insertJobChunks = perOwner((dialect: Dialect) =>
-  rowChunks(
-    JOB_COLUMNS.length,
-    (row: JobRow) => JOB_COLUMNS.map((c) => row[c]),
-    (rows) =>
-      dialect.builder
-        .insertInto(JOB_TABLE)
-        .values(rows.map((cells) => Object.fromEntries(JOB_COLUMNS.map((c, i) => [c, cells[i]])) as unknown as JobRow))
-        .onConflict((oc) => oc.column('dedupe_key').doNothing())
-        .compile(),
+  rowChunks(JOB_COLUMNS, (rows) =>
+    dialect.builder
+      .insertInto(JOB_TABLE)
+      .values(rows as unknown as JobRow[])
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .compile(),
   ),
 );
 

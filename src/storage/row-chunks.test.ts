@@ -9,9 +9,7 @@ type Row = { name: string; n: number; note: string | null };
 
 for (const dialect of [new SqliteDialect(), new PostgresDialect()]) {
   describe(`rowChunks on ${dialect.name}`, () => {
-    const chunks = rowChunks(3, (r: Row) => [r.name, r.n, r.note], (rows) =>
-      dialect.builder.insertInto('tabThing').values(rows.map(([name, n, note]) => ({ name, n, note }))).compile(),
-    );
+    const chunks = rowChunks(['name', 'n', 'note'], (rows) => dialect.builder.insertInto('tabThing').values(rows).compile());
     const rows = (count: number): Row[] => Array.from({ length: count }, (_, i) => ({ name: `r${i}`, n: i, note: i % 2 ? null : `x${i}` }));
 
     test('splits any count into 256, 64, 16, 4 and 1-row statements binding every row in order', () => {
@@ -43,9 +41,7 @@ test('rowChunks statements write every row on SQLite', () => {
   const db = new Database(':memory:');
   db.exec('CREATE TABLE tabThing (name TEXT PRIMARY KEY, n INTEGER, note TEXT)');
   const dialect = new SqliteDialect();
-  const chunks = rowChunks(3, (r: Row) => [r.name, r.n, r.note], (rows) =>
-    dialect.builder.insertInto('tabThing').values(rows.map(([name, n, note]) => ({ name, n, note }))).compile(),
-  );
+  const chunks = rowChunks(['name', 'n', 'note'], (rows) => dialect.builder.insertInto('tabThing').values(rows).compile());
   const written = Array.from({ length: 345 }, (_, i) => ({ name: `r${i}`, n: i, note: i % 3 ? null : 'three' }));
   for (const s of chunks(written)) db.prepare(s.sql).run(...(s.parameters as unknown[]));
   assert.deepEqual(db.prepare('SELECT name, n, note FROM tabThing ORDER BY n').all(), written);

@@ -12,20 +12,24 @@ export type RowChunks<R> = (rows: readonly R[]) => SqlStatement[];
  * compiled once by {@link statementShape}: a batch of 300 rows is 256 + 16 + 16 + 4 + 4 + 4. One
  * statement sized to each batch would go through the query builder every time and, on SQLite, be
  * prepared anew and push hot statements out of the connection's statement cache; a row at a time
- * would cost PostgreSQL a round trip per row. `build` gets one array of bound values per row,
- * `columns` of them, in the order `values` answers them.
+ * would cost PostgreSQL a round trip per row. `build` gets the rows with the given `columns`; each
+ * row's values are bound in that order.
  */
-export function rowChunks<R>(
-  columns: number,
-  values: (row: R) => readonly unknown[],
-  build: (rows: unknown[][]) => SqlStatement,
-): RowChunks<R> {
+export function rowChunks<C extends string>(
+  columns: readonly C[],
+  build: (rows: Record<C, unknown>[]) => SqlStatement,
+): RowChunks<Readonly<Record<C, unknown>>> {
+  const width = columns.length;
   const shapes = new Map<number, StatementShape<unknown[]>>();
   const shape = (size: number) => {
     let made = shapes.get(size);
     if (!made) {
-      made = statementShape(size * columns, (...slots: unknown[]) =>
-        build(Array.from({ length: size }, (_, r) => slots.slice(r * columns, (r + 1) * columns))),
+      made = statementShape(size * width, (...slots: unknown[]) =>
+        build(
+          Array.from({ length: size }, (_, r) =>
+            Object.fromEntries(columns.map((c, i) => [c, slots[r * width + i]])) as Record<C, unknown>,
+          ),
+        ),
       );
       shapes.set(size, made);
     }
@@ -37,11 +41,7 @@ export function rowChunks<R>(
     for (const size of CHUNK_SIZES) {
       while (rows.length - from >= size) {
         const bound: unknown[] = [];
-        for (const row of rows.slice(from, from + size)) {
-          const cells = values(row);
-          if (cells.length !== columns) throw new Error(`rowChunks: a row has ${cells.length} values, not ${columns}`);
-          bound.push(...cells);
-        }
+        for (let r = from; r < from + size; r++) for (const c of columns) bound.push(rows[r]![c]);
         statements.push(shape(size)(...bound));
         from += size;
       }

@@ -48,15 +48,10 @@ const insertChunks = new ShapeCache<Dialect, Meta, RowChunks<LogRow>>();
 
 type LogRow = Record<(typeof LOG_COLUMNS)[number], unknown>;
 
-/** The row as an INSERT's values, from one array of bound values in LOG_COLUMNS order. */
-const rowOf = (cells: readonly unknown[]) => Object.fromEntries(LOG_COLUMNS.map((c, i) => [c, cells[i]]));
-
 function logInserts(scope: LogScope): RowChunks<LogRow> {
   const meta = scope.metas.get(WEBHOOK_REQUEST_LOG);
   return insertChunks.get(scope.dialect, meta, () =>
-    rowChunks(LOG_COLUMNS.length, (row: LogRow) => LOG_COLUMNS.map((c) => row[c]), (rows) =>
-      scope.dialect.builder.insertInto(meta.tableName).values(rows.map(rowOf)).compile(),
-    ),
+    rowChunks(LOG_COLUMNS, (rows) => scope.dialect.builder.insertInto(meta.tableName).values(rows).compile()),
   );
 }
 
