@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { DoesNotExistError } from '../errors/index.js';
-import type { Queryable, Row } from '../storage/database.js';
+import type { DeferredCheck, Queryable, Row } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { perOwner, statementShape } from '../storage/statement-shape.js';
 import type { DocTypeDef } from './doctype.js';
@@ -85,6 +85,17 @@ export class MetaRegistry {
     const counter = q.changeCounter?.();
     if (counter !== undefined && this.#checked?.q === q && this.#checked.counter === counter && this.#metas.size > 0) return undefined;
     return this.#reloadIfChanged(q, counter);
+  }
+
+  /**
+   * The same check, sent with the unit's first statement where the connection can defer it
+   * (Queryable.deferCheck: a PostgreSQL read unit then costs one round trip, not two). Undefined
+   * when it cannot, or when nothing is loaded yet: check at once then.
+   */
+  deferCheck(q: Queryable): DeferredCheck | undefined {
+    if (!q.deferCheck || this.#metas.size === 0) return undefined;
+    const version = this.#version;
+    return q.deferCheck(readVersionStatement(this.#dialect), (rows) => rows[0]?.value === version);
   }
 
   async #reloadIfChanged(q: Queryable, counter: number | undefined): Promise<void> {

@@ -15,7 +15,7 @@ import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry, MethodServices } from '../rpc/method-registry.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
-import type { Database, Queryable } from '../storage/database.js';
+import { StaleCheck, type Database, type DeferredCheck, type Queryable } from '../storage/database.js';
 import { statementReader } from '../storage/statement-reader.js';
 import { runInUnit, UnitOfWork, type UnitErrorReporter } from '../storage/unit-of-work.js';
 import type { SiteConfig } from './site-config.js';
@@ -33,6 +33,21 @@ function endsWith<T>(work: Promise<T>, done: UnitOfWork): Promise<T> {
     (result) => (done.seal() ? result : done.committed().then(() => result)),
     (err: unknown) => (done.seal() ? Promise.reject(err) : done.rolledBack().then(() => Promise.reject(err))),
   );
+}
+
+/**
+ * The outcome of work that began before its deferred check was judged: kept once the check finds
+ * the state it began on current, whatever the work made of it; StaleCheck otherwise, even when
+ * the work swallowed the StaleCheck its statements threw.
+ */
+async function checkedOutcome<T>(check: DeferredCheck, work: Promise<T>): Promise<T> {
+  const outcome = await work.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  if (!(await check.settle())) throw new StaleCheck();
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /** The few logger calls a site makes outside a request (failed after-commit work). */
@@ -130,10 +145,27 @@ export class Site implements UnitRunner {
     return result;
   }
 
-  /** Runs read-only work with fresh metadata. */
+  /**
+   * Runs read-only work with fresh metadata. Where the connection can (PostgreSQL), the metadata
+   * check travels with the unit's first statement, and a unit that began on stale metadata runs
+   * again once it is refreshed (docs/architecture.md "Read units").
+   */
   async read<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
+    try {
+      return await this.#readOnce(principal, work, unit, true);
+    } catch (err) {
+      if (!(err instanceof StaleCheck)) throw err;
+    }
+    // The discarded attempt's messages are not the user's news.
+    unit.messages?.reset();
+    return this.#readOnce(principal, work, unit, false);
+  }
+
+  #readOnce<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions, mayDefer: boolean): Promise<T> {
     const done = this.newUnit();
     const reading = this.db.read(async (q) => {
+      const check = mayDefer && this.settingsCache.isCurrent(this.metas) ? this.metas.deferCheck(q) : undefined;
+      if (check) return checkedOutcome(check, work(this.context(principal, q, false, unit, done)));
       const refreshing = this.#refresh(q);
       if (refreshing) await refreshing;
       return work(this.context(principal, q, false, unit, done));

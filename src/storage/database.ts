@@ -23,6 +23,30 @@ export interface Queryable {
    * where it cannot be trusted (a connection that also writes would miss its own commits).
    */
   changeCounter?(): number;
+  /**
+   * Where every statement costs a round trip (a PostgreSQL read unit that has not begun): `check`
+   * travels in one message with the unit's first statement, and `isCurrent` judges its rows. When
+   * they show things stale, that statement and every later one throw {@link StaleCheck}, and the
+   * unit must run again once the caller has refreshed what the check guards. Undefined where a
+   * statement is cheap (SQLite) or the unit has already begun: check at once then.
+   */
+  deferCheck?(check: SqlStatement, isCurrent: (rows: Row[]) => boolean): DeferredCheck | undefined;
+}
+
+/** A check sent with a unit's first statement (see Queryable.deferCheck). */
+export interface DeferredCheck {
+  /**
+   * Whether the check found things current: known once a statement carried it; for a unit that
+   * ran none, the check runs now on its own. False means nothing the unit produced may be used.
+   */
+  settle(): Promise<boolean>;
+}
+
+/** Thrown by the statements of a unit whose deferred check found things stale (Queryable.deferCheck). */
+export class StaleCheck extends Error {
+  constructor() {
+    super('the unit of work began on stale state and must run again');
+  }
 }
 
 /** How busy a database's connections are at one moment (metrics: docs/deployment.md "Metrics"). */

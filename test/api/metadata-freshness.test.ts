@@ -6,7 +6,8 @@ import { openSite } from '../../src/site/open-site.js';
 import type { Site } from '../../src/site/site.js';
 import { testDialects } from '../helpers/dialects.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
-import { createDocType, dataOf, insertDoc, resourceUrl, uniqueDocTypeName, type Json } from '../helpers/document-api.js';
+import { assertError, createDocType, dataOf, insertDoc, resourceUrl, uniqueDocTypeName, type Json } from '../helpers/document-api.js';
+import { createRole, createUser } from '../helpers/permission-users.js';
 
 // A second Site on the same folder and database stands for another fw process: metadata checks
 // are skipped while nothing was committed, so every commit must still make it look again.
@@ -51,6 +52,33 @@ for (const dialect of testDialects()) {
       assert.equal(dataOf(written).colour, 'blue');
       const fields = dataOf(await get(`${resourceUrl(name)}?fields=${encodeURIComponent('["name","colour"]')}&limit_page_length=0`));
       assert.deepEqual(fields.map((r: Json) => r.colour ?? null).sort(), ['blue', null]);
+    });
+
+    // On PostgreSQL the metadata check rides with a read's first statement, and a read that
+    // began on stale metadata runs again (docs/architecture.md "Read units"): a permission taken
+    // away must refuse the very next read, and one given must allow it, even when the refusal
+    // is decided before any statement runs.
+    test('a read permission withdrawn or given through one process decides the next read through the other', async () => {
+      const role = `Fresh Reader ${uniqueDocTypeName('r')}`;
+      await createRole(t, role);
+      const name = uniqueDocTypeName('Guarded');
+      const permissions = (read: number) => [{ role: 'System Manager' }, { role, read, write: 0, create: 0, delete: 0 }];
+      await createDocType(t, { name, fields: [{ fieldname: 'title', fieldtype: 'Data' }], permissions: permissions(1) });
+      const doc = await insertDoc(t, name, { title: 'kept' });
+      const user = await createUser(t, `${role.replace(/\W+/g, '-').toLowerCase()}@example.com`, { roles: [role] });
+      const asUser = (url: string) => other.inject({ method: 'GET', url, headers: { authorization: user.auth } });
+      const setRead = async (read: number) => {
+        const res = await t.request({ method: 'PUT', url: resourceUrl('DocType', name), body: { permissions: permissions(read) } });
+        assert.equal(res.statusCode, 200, res.body);
+      };
+
+      for (let i = 0; i < 3; i++) assert.equal(dataOf(await asUser(resourceUrl(name, doc.name))).title, 'kept');
+      await setRead(0);
+      assertError(await asUser(resourceUrl(name, doc.name)), 403, 'PermissionError');
+      assertError(await asUser(resourceUrl(name)), 403, 'PermissionError');
+      await setRead(1);
+      assert.equal(dataOf(await asUser(resourceUrl(name, doc.name))).title, 'kept');
+      assert.deepEqual(dataOf(await asUser(resourceUrl(name))).map((r: Json) => r.name), [doc.name]);
     });
   });
 }

@@ -1,5 +1,7 @@
-import type { Queryable, Row, SqlStatement } from '../database.js';
+import type pg from 'pg';
+import { StaleCheck, type DeferredCheck, type Queryable, type Row, type SqlStatement } from '../database.js';
 import { isConnectionFailure, translatePostgresError } from './postgres-errors.js';
+import { PipelineError, StatementPipeline, type PipelinedStatement, type TypeParsers } from './statement-pipeline.js';
 
 /** The part of a node-postgres result we read. */
 export interface PgResult {
@@ -11,6 +13,8 @@ export interface PgResult {
 export interface PgClient {
   /** Several results when the text holds several statements (simple protocol, no values). */
   query(config: { text: string; values?: unknown[] }): Promise<PgResult | PgResult[]>;
+  /** Several statements in one round trip (see StatementPipeline). */
+  query(pipeline: pg.Submittable): unknown;
   release(destroy?: boolean): void;
 }
 
@@ -32,6 +36,13 @@ const BEGIN_READ = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
  */
 export type ConnectionMode = 'transaction' | 'read' | 'statement';
 
+/** A check waiting for a read unit's first statement (Queryable.deferCheck), and its verdict once run. */
+interface PendingCheck {
+  readonly statement: SqlStatement;
+  readonly isCurrent: (rows: Row[]) => boolean;
+  verdict?: boolean;
+}
+
 /**
  * One pooled client seen through the Queryable port. Iteration needs a transaction for its cursor
  * and opens its own in `statement` mode.
@@ -46,11 +57,15 @@ export class PostgresConnection implements Queryable {
   #broken = false;
   /** The previous user's read transaction is still open: the first message commits it (see DeferredCommits). */
   #commitFirst: boolean;
+  readonly #types: TypeParsers;
+  /** In `read` mode: the check the first statement carries, then its verdict. */
+  #check: PendingCheck | undefined;
 
-  constructor(client: PgClient, mode: ConnectionMode, commitFirst = false) {
+  constructor(client: PgClient, mode: ConnectionMode, options: { commitFirst: boolean; types: TypeParsers }) {
     this.#client = client;
     this.#mode = mode;
-    this.#commitFirst = commitFirst;
+    this.#commitFirst = options.commitFirst;
+    this.#types = options.types;
   }
 
   /** True when the connection must not go back to the pool: it failed, or a cursor was abandoned open. */
@@ -90,16 +105,63 @@ export class PostgresConnection implements Queryable {
     }
   }
 
-  /**
-   * A statement; in a read unit the first one also begins its transaction. A statement without
-   * values travels in the same message as the BEGIN (the simple protocol takes several statements),
-   * which is the common case: every unit of work starts with the parameterless metadata check.
-   */
-  #query(text: string, values: unknown[]): Promise<PgResult> {
+  deferCheck(statement: SqlStatement, isCurrent: (rows: Row[]) => boolean): DeferredCheck | undefined {
+    if (this.#mode !== 'read' || this.#begun || this.#check) return undefined;
+    const check: PendingCheck = { statement, isCurrent };
+    this.#check = check;
+    return {
+      settle: async () => {
+        // No statement began the unit: the check begins it now, on its own. Begun without a
+        // verdict: the first message failed before the check ran, and that failure is the unit's.
+        if (!this.#begun) {
+          this.#begun = true;
+          await this.#begin(undefined).catch(() => undefined);
+        }
+        return check.verdict ?? true;
+      },
+    };
+  }
+
+  /** A statement; in a read unit the first one also begins its transaction (see #begin). */
+  async #query(text: string, values: unknown[]): Promise<PgResult> {
+    if (this.#check?.verdict === false) throw new StaleCheck();
     if (this.#mode !== 'read' || this.#begun) return this.#send(text, values);
     this.#begun = true;
-    if (values.length === 0) return this.#send(`${BEGIN_READ}; ${text}`, undefined);
-    return this.#send(BEGIN_READ, undefined).then(() => this.#send(text, values));
+    return this.#begin({ text, values });
+  }
+
+  /**
+   * A read unit's first message, one round trip whatever its statement: the previous user's
+   * COMMIT, the BEGIN, the deferred check and the statement, as one pipeline; its answer is the
+   * last one. When the check finds things stale, the statement's answer (or error) is not the
+   * unit's: StaleCheck instead.
+   */
+  async #begin(statement: PipelinedStatement | undefined): Promise<PgResult> {
+    const check = this.#check;
+    const steps: PipelinedStatement[] = this.#commitFirst ? [{ text: 'COMMIT', values: [] }] : [];
+    this.#commitFirst = false;
+    steps.push({ text: BEGIN_READ, values: [] });
+    const checkAt = steps.length;
+    if (check) steps.push({ text: check.statement.sql, values: bindable(check.statement.parameters) });
+    if (statement) steps.push(statement);
+    let results: readonly PgResult[];
+    let failure: unknown;
+    try {
+      results = await StatementPipeline.run(this.#client, steps, this.#types);
+    } catch (err) {
+      if (!(err instanceof PipelineError)) throw err;
+      results = err.completed;
+      failure = err.failure;
+    }
+    if (check && results.length > checkAt) {
+      check.verdict = check.isCurrent(results[checkAt].rows);
+      if (!check.verdict) throw new StaleCheck();
+    }
+    if (failure !== undefined) {
+      if (isConnectionFailure(failure)) this.#broken = true;
+      throw translatePostgresError(failure);
+    }
+    return results[results.length - 1];
   }
 
   async all<T = Row>(s: SqlStatement): Promise<T[]> {
@@ -123,10 +185,7 @@ export class PostgresConnection implements Queryable {
     let failed = false;
     try {
       if (begins) await this.exec('BEGIN');
-      if (this.#mode === 'read' && !this.#begun) {
-        this.#begun = true;
-        await this.exec(BEGIN_READ);
-      }
+      // In a read unit that has not begun, the DECLARE begins it (#begin).
       await this.#query(`declare ${cursor} no scroll cursor for ${s.sql}`, bindable(s.parameters));
       for (;;) {
         const { rows } = await this.#send(`fetch ${FETCH_SIZE} from ${cursor}`, undefined);

@@ -63,6 +63,8 @@ export class PostgresDatabase implements Database {
   readonly #pool: PgPool;
   readonly #connectionString: string;
   readonly #deferredCommits = new DeferredCommits();
+  /** Read back as SQLite returns values; shared by the pool's queries and the read units' pipelines. */
+  readonly #types = postgresTypeParsers();
   #closed = false;
 
   constructor(options: PostgresDatabaseOptions) {
@@ -76,7 +78,7 @@ export class PostgresDatabase implements Database {
       query_timeout: statementTimeout + CLIENT_GRACE_MS,
       keepAlive: true,
       application_name: 'fw',
-      types: postgresTypeParsers(),
+      types: this.#types,
       onConnect: async (client) => {
         // A connection whose server goes away while it is checked out (or still being set up)
         // emits 'error' on the client itself, where the pool listens only while it is idle; the
@@ -102,7 +104,7 @@ export class PostgresDatabase implements Database {
     if (this.#closed) throw new ServiceUnavailableError('The database is closed');
     try {
       const client = await this.#pool.connect();
-      return { client, conn: new PostgresConnection(client, mode, this.#deferredCommits.take(client)) };
+      return { client, conn: new PostgresConnection(client, mode, { commitFirst: this.#deferredCommits.take(client), types: this.#types }) };
     } catch (err) {
       // Whatever stops us getting a connection (refused, timed out, bad credentials after a password
       // rotation, too many clients) means the site cannot serve this request now.

@@ -1,0 +1,143 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { StaleCheck, type Row } from '../../src/storage/database.js';
+import { PostgresConnection, type PgClient } from '../../src/storage/postgres/postgres-connection.js';
+import { PostgresDatabase } from '../../src/storage/postgres/postgres-database.js';
+import { postgresTypeParsers } from '../../src/storage/postgres/postgres-type-parsers.js';
+import { PipelineError, StatementPipeline } from '../../src/storage/postgres/statement-pipeline.js';
+import { testDialects, type DialectCase } from '../helpers/dialects.js';
+
+// A PostgreSQL read unit's first message carries the BEGIN, the metadata check and the first
+// statement (docs/architecture.md "Read units").
+const postgres: DialectCase | undefined = testDialects().find((d) => d.name === 'postgres');
+const stmt = (sql: string, parameters: unknown[] = []) => ({ sql, parameters });
+
+describe('PostgreSQL statement pipelines and deferred checks', { skip: postgres ? false : 'PostgreSQL is not among the test dialects' }, () => {
+  let url: string;
+  let dropDatabase: () => Promise<void>;
+  let client: pg.Client;
+  let db: PostgresDatabase;
+  const types = postgresTypeParsers();
+
+  before(async () => {
+    ({ url, drop: dropDatabase } = await postgres!.createUrl());
+    client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query('create table "tabPiped" (name text primary key, n int8)');
+    db = new PostgresDatabase({ connectionString: url, poolSize: 2 });
+  });
+  after(async () => {
+    await client.end();
+    await db.close();
+    await dropDatabase();
+  });
+
+  test('answers each statement in order, with its values bound and the pool type parsers applied', async () => {
+    const results = await StatementPipeline.run(client, [
+      { text: 'select $1::text as a, $2::int8 as b, $3::text as c', values: ['x', 42, null] },
+      { text: "select 'two' as t", values: [] },
+      { text: 'set local statement_timeout = 1000', values: [] },
+    ], types);
+    assert.deepEqual(results.map((r) => r.rows), [[{ a: 'x', b: 42, c: null }], [{ t: 'two' }], []]);
+  });
+
+  test('stops at the first error, reporting what completed, and nothing of the failed pipeline stays', async () => {
+    const failed = await StatementPipeline.run(client, [
+      { text: `insert into "tabPiped" values ('before', 1)`, values: [] },
+      { text: 'select 1 / $1::int as boom', values: [0] },
+      { text: `insert into "tabPiped" values ('after', 2)`, values: [] },
+    ], types).then(() => undefined, (err: unknown) => err);
+    assert.ok(failed instanceof PipelineError);
+    assert.match(failed.failure.message, /division by zero/);
+    assert.equal(failed.completed.length, 1);
+    // The messages up to the Sync were one implicit transaction: the insert before the error went too.
+    const { rows } = await client.query('select count(*)::int as n from "tabPiped"');
+    assert.equal(rows[0].n, 0);
+  });
+
+  test('a deferred check found current lets the unit read, in the snapshot it began', async () => {
+    let judged: Row[] | undefined;
+    const rows = await db.read(async (q) => {
+      const check = q.deferCheck?.(stmt("select 'v1' as value"), (r) => ((judged = r), true));
+      assert.ok(check, 'a PostgreSQL read unit defers its check');
+      const first = await q.all(stmt('select $1::text as v', ['a']));
+      assert.deepEqual(judged, [{ value: 'v1' }]);
+      assert.equal(await check.settle(), true);
+      const snapshot = await q.all<{ iso: string }>(stmt('show transaction_isolation'));
+      return [...first, ...snapshot];
+    });
+    assert.deepEqual(rows, [{ v: 'a' }, { transaction_isolation: 'repeatable read' }]);
+  });
+
+  test('a deferred check found stale turns the first and every later statement into StaleCheck', async () => {
+    await db.read(async (q) => {
+      const check = q.deferCheck?.(stmt("select 'v2' as value"), () => false);
+      await assert.rejects(q.all(stmt('select $1::text as v', ['a'])), StaleCheck);
+      await assert.rejects(q.all(stmt('select 1 as one')), StaleCheck);
+      assert.equal(await check?.settle(), false);
+    });
+    // The connection goes back to the pool fit for the next unit.
+    assert.deepEqual(await db.read((q) => q.all(stmt('select 1 as one'))), [{ one: 1 }]);
+  });
+
+  test('a statement that fails after a stale check reports the stale check, after a current one its own error', async () => {
+    await db.read(async (q) => {
+      q.deferCheck?.(stmt("select 'v' as value"), () => false);
+      await assert.rejects(q.all(stmt('select * from "tabMissing"')), StaleCheck);
+    });
+    await db.read(async (q) => {
+      q.deferCheck?.(stmt("select 'v' as value"), () => true);
+      await assert.rejects(q.all(stmt('select * from "tabMissing"')), (err: unknown) => !(err instanceof StaleCheck) && /tabMissing/.test(String(err)));
+    });
+  });
+
+  test('a unit that ran no statement runs its check when settled', async () => {
+    let judged = 0;
+    const verdict = await db.read(async (q) => {
+      const check = q.deferCheck?.(stmt("select 'v' as value"), (rows) => (judged++, rows[0]?.value === 'v'));
+      return check?.settle();
+    });
+    assert.equal(verdict, true);
+    assert.equal(judged, 1);
+  });
+
+  test('a check is deferred only before the unit begins, and only in read units', async () => {
+    await db.read(async (q) => {
+      await q.all(stmt('select 1 as one'));
+      assert.equal(q.deferCheck?.(stmt('select 1 as value'), () => true), undefined);
+    });
+    await db.transaction(async (q) => {
+      assert.equal(q.deferCheck?.(stmt('select 1 as value'), () => true), undefined);
+    });
+  });
+});
+
+/** A client that answers every pipeline with one row per statement, its text, and records what it was sent. */
+function recordingClient(): { client: PgClient; sent: string[][] } {
+  const sent: string[][] = [];
+  const query = (config: unknown) => {
+    const pipeline = config as StatementPipeline & { submit(connection: unknown): void };
+    const texts: string[] = [];
+    pipeline.submit({ stream: {}, parse: (p: { text: string }) => texts.push(p.text), bind() {}, describe() {}, execute() {}, sync() {} });
+    sent.push(texts);
+    for (const text of texts) {
+      pipeline.handleRowDescription({ fields: [{ name: 'value', dataTypeID: 25, format: 'text' }] });
+      pipeline.handleDataRow({ fields: [text] });
+      pipeline.handleCommandComplete({ text: 'SELECT 1' });
+    }
+    pipeline.handleReadyForQuery();
+  };
+  return { client: { query, release() {} } as unknown as PgClient, sent };
+}
+
+describe('a PostgreSQL read unit begins in one message', () => {
+  test('the previous COMMIT, the BEGIN, the deferred check and the first statement travel together', async () => {
+    const { client, sent } = recordingClient();
+    const conn = new PostgresConnection(client, 'read', { commitFirst: true, types: postgresTypeParsers() });
+    conn.deferCheck(stmt('select version'), (rows) => rows[0]?.value === 'select version');
+    const rows = await conn.all(stmt('select doc where name = $1', ['x']));
+    assert.deepEqual(sent, [['COMMIT', 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', 'select version', 'select doc where name = $1']]);
+    assert.deepEqual(rows, [{ value: 'select doc where name = $1' }]);
+  });
+});
