@@ -50,6 +50,18 @@ async function checkedOutcome<T>(check: DeferredCheck, work: Promise<T>): Promis
   return outcome.value;
 }
 
+/** Runs a unit with its metadata check deferred, and once more, checking first, when it began on stale metadata. */
+async function againIfStale<T>(attempt: (mayDefer: boolean) => Promise<T>, unit: UnitOptions): Promise<T> {
+  try {
+    return await attempt(true);
+  } catch (err) {
+    if (!(err instanceof StaleCheck)) throw err;
+  }
+  // The discarded attempt's messages are not the user's news.
+  unit.messages?.reset();
+  return attempt(false);
+}
+
 /** The few logger calls a site makes outside a request (failed after-commit work). */
 export interface SiteLogger {
   error(obj: object, msg: string): void;
@@ -145,32 +157,13 @@ export class Site implements UnitRunner {
     return result;
   }
 
-  /**
-   * Runs read-only work with fresh metadata. Where the connection can (PostgreSQL), the metadata
-   * check travels with the unit's first statement, and a unit that began on stale metadata runs
-   * again once it is refreshed (docs/architecture.md "Read units").
-   */
+  /** Runs read-only work with fresh metadata (see #checkedWork). */
   async read<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
-    try {
-      return await this.#readOnce(principal, work, unit, true);
-    } catch (err) {
-      if (!(err instanceof StaleCheck)) throw err;
-    }
-    // The discarded attempt's messages are not the user's news.
-    unit.messages?.reset();
-    return this.#readOnce(principal, work, unit, false);
-  }
-
-  #readOnce<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions, mayDefer: boolean): Promise<T> {
-    const done = this.newUnit();
-    const reading = this.db.read(async (q) => {
-      const check = mayDefer && this.settingsCache.isCurrent(this.metas) ? this.metas.deferCheck(q) : undefined;
-      if (check) return checkedOutcome(check, work(this.context(principal, q, false, unit, done)));
-      const refreshing = this.#refresh(q);
-      if (refreshing) await refreshing;
-      return work(this.context(principal, q, false, unit, done));
-    });
-    return endsWith(reading, done);
+    return againIfStale((mayDefer) => {
+      const done = this.newUnit();
+      const reading = this.db.read((q) => this.#checkedWork(q, mayDefer, () => work(this.context(principal, q, false, unit, done))));
+      return endsWith(reading, done);
+    }, unit);
   }
 
   /** Runs work in one transaction with fresh metadata: all of it is stored, or none. */
@@ -178,18 +171,33 @@ export class Site implements UnitRunner {
     if (unit.request && this.maintenance.current.on) return this.#writeInMaintenance(principal, work, unit);
     const generation = this.principals.generation;
     const bumps = this.metas.bumps;
-    return this.transaction(async (q, done) => {
-      // The unit changed a user (a request that read it while the transaction was open may have
-      // cached the old state), or changed metadata, which can rename the roles principals hold:
-      // clear once the change is visible. Registered first, so later callbacks see fresh principals.
-      done.afterCommit(() => {
-        if (this.principals.generation !== generation || this.metas.bumps !== bumps) this.principals.clear();
-      });
-      await this.#refresh(q);
-      // A retried attempt starts with no messages: the undone one's are not the user's news.
-      unit.messages?.reset();
-      return work(this.context(principal, q, true, unit, done));
-    });
+    return againIfStale((mayDefer) =>
+      this.transaction(async (q, done) => {
+        // The unit changed a user (a request that read it while the transaction was open may have
+        // cached the old state), or changed metadata, which can rename the roles principals hold:
+        // clear once the change is visible. Registered first, so later callbacks see fresh principals.
+        done.afterCommit(() => {
+          if (this.principals.generation !== generation || this.metas.bumps !== bumps) this.principals.clear();
+        });
+        // A retried attempt starts with no messages: the undone one's are not the user's news.
+        unit.messages?.reset();
+        return this.#checkedWork(q, mayDefer, () => work(this.context(principal, q, true, unit, done)));
+      }),
+    unit);
+  }
+
+  /**
+   * A unit's work after its metadata check. Where the connection can (PostgreSQL), the check
+   * travels with the unit's first statement (docs/architecture.md "The first message"): one round trip
+   * less, and a unit that began on stale metadata fails with StaleCheck, for againIfStale to run
+   * it once more, checking first.
+   */
+  async #checkedWork<T>(q: Queryable, mayDefer: boolean, work: () => Promise<T>): Promise<T> {
+    const check = mayDefer && this.settingsCache.isCurrent(this.metas) ? this.metas.deferCheck(q) : undefined;
+    if (check) return checkedOutcome(check, work());
+    const refreshing = this.#refresh(q);
+    if (refreshing) await refreshing;
+    return work();
   }
 
   /**

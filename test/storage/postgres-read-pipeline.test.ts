@@ -102,14 +102,27 @@ describe('PostgreSQL statement pipelines and deferred checks', { skip: postgres 
     assert.equal(judged, 1);
   });
 
-  test('a check is deferred only before the unit begins, and only in read units', async () => {
+  test('a check is deferred only before the unit begins', async () => {
     await db.read(async (q) => {
       await q.all(stmt('select 1 as one'));
       assert.equal(q.deferCheck?.(stmt('select 1 as value'), () => true), undefined);
     });
+  });
+
+  test('a write transaction defers its check too, and a stale one keeps nothing the unit wrote', async () => {
+    await assert.rejects(
+      db.transaction(async (q) => {
+        assert.ok(q.deferCheck?.(stmt("select 'v' as value"), () => false));
+        await q.run(stmt(`insert into "tabPiped" values ('stale', 1)`));
+      }),
+      StaleCheck,
+    );
     await db.transaction(async (q) => {
-      assert.equal(q.deferCheck?.(stmt('select 1 as value'), () => true), undefined);
+      q.deferCheck?.(stmt("select 'v' as value"), () => true);
+      await q.run(stmt(`insert into "tabPiped" values ('current', 1)`));
     });
+    const { rows } = await client.query('select name from "tabPiped" order by name');
+    assert.deepEqual(rows, [{ name: 'current' }]);
   });
 });
 
@@ -131,7 +144,7 @@ function recordingClient(): { client: PgClient; sent: string[][] } {
   return { client: { query, release() {} } as unknown as PgClient, sent };
 }
 
-describe('a PostgreSQL read unit begins in one message', () => {
+describe('a PostgreSQL unit of work begins in one message', () => {
   test('the previous COMMIT, the BEGIN, the deferred check and the first statement travel together', async () => {
     const { client, sent } = recordingClient();
     const conn = new PostgresConnection(client, 'read', { commitFirst: true, types: postgresTypeParsers() });
@@ -139,5 +152,13 @@ describe('a PostgreSQL read unit begins in one message', () => {
     const rows = await conn.all(stmt('select doc where name = $1', ['x']));
     assert.deepEqual(sent, [['COMMIT', 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', 'select version', 'select doc where name = $1']]);
     assert.deepEqual(rows, [{ value: 'select doc where name = $1' }]);
+  });
+
+  test('a write transaction: its BEGIN, the deferred check and the first statement travel together', async () => {
+    const { client, sent } = recordingClient();
+    const conn = new PostgresConnection(client, 'transaction', { commitFirst: false, types: postgresTypeParsers() });
+    conn.deferCheck(stmt('select version'), () => true);
+    await conn.run(stmt('insert into doc values ($1)', ['x']));
+    assert.deepEqual(sent, [['BEGIN READ WRITE', 'select version', 'insert into doc values ($1)']]);
   });
 });

@@ -12,9 +12,8 @@ const IDLE_COMMIT_MS = 50;
 
 /**
  * The COMMIT of finished read units, deferred to the next message on the same connection
- * (docs/architecture.md, "Read units"): whoever takes the connection next sends `COMMIT; BEGIN
- * ...` as one message, so a read unit costs no message beyond its statements (a GET: two instead of
- * three). A read-only transaction has nothing to lose, so the only cost of the delay is the
+ * (docs/architecture.md, "Read units"): whoever takes the connection next sends the COMMIT in
+ * its first message, so a read unit costs no message beyond its statements (a GET: one). A read-only transaction has nothing to lose, so the only cost of the delay is the
  * snapshot and locks it holds: connections nobody takes are committed by a timer.
  */
 export class DeferredCommits {

@@ -26,13 +26,17 @@ function bindable(parameters: readonly unknown[]): unknown[] {
   return parameters.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
 }
 
-/** How a read unit's transaction begins: one snapshot for all its statements, writes refused. */
-const BEGIN_READ = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
+/**
+ * How a unit's transaction begins, with its first statement: a read unit's sees one snapshot and
+ * refuses writes; a write transaction runs at the server's default isolation (READ COMMITTED).
+ */
+const BEGIN = { read: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', transaction: 'BEGIN READ WRITE' } as const;
 
 /**
- * What the caller made of the connection: `transaction`, a write transaction it opened; `read`, a
- * read unit, whose read-only transaction this class opens with its first statement; `statement`,
- * autocommit (statements are read-only by the session's default, see postgres-database.ts).
+ * What the caller made of the connection: `transaction`, a write transaction, and `read`, a read
+ * unit, whose transaction this class begins with the first statement and the caller ends with
+ * `finish`; `statement`, autocommit (statements are read-only by the session's default, see
+ * postgres-database.ts).
  */
 export type ConnectionMode = 'transaction' | 'read' | 'statement';
 
@@ -50,15 +54,17 @@ interface PendingCheck {
 export class PostgresConnection implements Queryable {
   readonly #client: PgClient;
   readonly #mode: ConnectionMode;
-  /** In `read` mode: whether the read-only transaction has begun. */
+  /** In `read` and `transaction` mode: whether the unit's transaction has begun. */
   #begun = false;
+  /** The unit's first message failed because the connection was lost: nothing of the unit ran. */
+  #lostAtBegin = false;
   #openCursors = 0;
   #cursorSeq = 0;
   #broken = false;
   /** The previous user's read transaction is still open: the first message commits it (see DeferredCommits). */
   #commitFirst: boolean;
   readonly #types: TypeParsers;
-  /** In `read` mode: the check the first statement carries, then its verdict. */
+  /** The check the unit's first statement carries, then its verdict. */
   #check: PendingCheck | undefined;
 
   constructor(client: PgClient, mode: ConnectionMode, options: { commitFirst: boolean; types: TypeParsers }) {
@@ -73,19 +79,40 @@ export class PostgresConnection implements Queryable {
     return this.#broken || (this.#mode === 'statement' && this.#openCursors > 0);
   }
 
-  /** Runs SQL text with no parameters (transaction control). */
+  /** Runs SQL text with no parameters (cursor control). */
   async exec(text: string): Promise<void> {
     await this.#send(text, undefined);
   }
 
+  /** True when the unit's first message failed for a lost connection: nothing ran, so it may be tried again. */
+  get lostAtBegin(): boolean {
+    return this.#lostAtBegin;
+  }
+
   /**
-   * Ends a read unit: true when its transaction is still open, for the next user of the connection
-   * to commit in its first message (see DeferredCommits), a read-only transaction having nothing to
-   * lose if the connection dies meanwhile.
+   * Ends a write transaction with COMMIT or ROLLBACK; a unit that ran no statement has none to end
+   * (only the previous user's read transaction, when it still waits for its COMMIT).
+   */
+  async finish(end: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    if (this.#begun) {
+      this.#begun = false;
+      await this.#send(end, undefined);
+    } else if (this.#commitFirst) {
+      this.#commitFirst = false;
+      await this.#send('COMMIT', undefined);
+    }
+  }
+
+  /**
+   * Ends a read unit: true when a transaction is still open on the connection (the unit's, or the
+   * previous user's when the unit ran nothing), for the next user to commit in its first message
+   * (see DeferredCommits), a read-only transaction having nothing to lose if the connection dies
+   * meanwhile.
    */
   endRead(): boolean {
-    const open = this.#mode === 'read' && this.#begun;
+    const open = (this.#mode === 'read' && this.#begun) || this.#commitFirst;
     this.#begun = false;
+    this.#commitFirst = false;
     return open;
   }
 
@@ -106,7 +133,7 @@ export class PostgresConnection implements Queryable {
   }
 
   deferCheck(statement: SqlStatement, isCurrent: (rows: Row[]) => boolean): DeferredCheck | undefined {
-    if (this.#mode !== 'read' || this.#begun || this.#check) return undefined;
+    if (this.#mode === 'statement' || this.#begun || this.#check) return undefined;
     const check: PendingCheck = { statement, isCurrent };
     this.#check = check;
     return {
@@ -125,22 +152,21 @@ export class PostgresConnection implements Queryable {
   /** A statement; in a read unit the first one also begins its transaction (see #begin). */
   async #query(text: string, values: unknown[]): Promise<PgResult> {
     if (this.#check?.verdict === false) throw new StaleCheck();
-    if (this.#mode !== 'read' || this.#begun) return this.#send(text, values);
+    if (this.#mode === 'statement' || this.#begun) return this.#send(text, values);
     this.#begun = true;
     return this.#begin({ text, values });
   }
 
   /**
-   * A read unit's first message, one round trip whatever its statement: the previous user's
-   * COMMIT, the BEGIN, the deferred check and the statement, as one pipeline; its answer is the
-   * last one. When the check finds things stale, the statement's answer (or error) is not the
+   * A unit's first message, one round trip whatever its statement: the previous user's COMMIT,
+   * the BEGIN, the deferred check and the statement, as one pipeline; its answer is the last one. When the check finds things stale, the statement's answer (or error) is not the
    * unit's: StaleCheck instead.
    */
   async #begin(statement: PipelinedStatement | undefined): Promise<PgResult> {
     const check = this.#check;
     const steps: PipelinedStatement[] = this.#commitFirst ? [{ text: 'COMMIT', values: [] }] : [];
     this.#commitFirst = false;
-    steps.push({ text: BEGIN_READ, values: [] });
+    steps.push({ text: BEGIN[this.#mode === 'read' ? 'read' : 'transaction'], values: [] });
     const checkAt = steps.length;
     if (check) steps.push({ text: check.statement.sql, values: bindable(check.statement.parameters) });
     if (statement) steps.push(statement);
@@ -158,7 +184,7 @@ export class PostgresConnection implements Queryable {
       if (!check.verdict) throw new StaleCheck();
     }
     if (failure !== undefined) {
-      if (isConnectionFailure(failure)) this.#broken = true;
+      if (isConnectionFailure(failure)) this.#broken = this.#lostAtBegin = true;
       throw translatePostgresError(failure);
     }
     return results[results.length - 1];

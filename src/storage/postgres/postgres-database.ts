@@ -164,24 +164,22 @@ export class PostgresDatabase implements Database {
     const { client, conn } = await this.#connect('transaction');
     let destroy = false;
     try {
-      try {
-        await conn.exec('BEGIN READ WRITE');
-      } catch (err) {
+      // The transaction begins with the unit's first statement (PostgresConnection#begin).
+      const result = await work(conn);
+      await conn.finish('COMMIT');
+      return result;
+    } catch (err) {
+      // A pooled connection found dead by the unit's first message: nothing ran, so try again.
+      if (conn.lostAtBegin) {
         destroy = true;
-        throw conn.unfitForReuse ? new StaleConnection(err) : err;
+        throw new StaleConnection(err);
       }
       try {
-        const result = await work(conn);
-        await conn.exec('COMMIT');
-        return result;
-      } catch (err) {
-        try {
-          await conn.exec('ROLLBACK');
-        } catch {
-          destroy = true;
-        }
-        throw err;
+        await conn.finish('ROLLBACK');
+      } catch {
+        destroy = true;
       }
+      throw err;
     } finally {
       client.release(destroy || conn.unfitForReuse);
     }

@@ -35,9 +35,9 @@ export type TypeParsers = pg.CustomTypesConfig;
 
 /**
  * Several statements sent in one write and answered in one read: each as Parse, Bind, Describe
- * and Execute of the extended protocol, and one Sync after the last (docs/architecture.md "Read
- * units"). node-postgres otherwise waits for each query's answer before it sends the next, so
- * `BEGIN`, the metadata check and a read with values would cost three round trips. The server
+ * and Execute of the extended protocol, and one Sync after the last (docs/architecture.md "The
+ * first message"). node-postgres otherwise waits for each query's answer before it sends the
+ * next, so `BEGIN`, the metadata check and a read with values would cost three round trips. The server
  * runs the statements in order and, after an error, skips to the Sync: the statements that
  * completed are reported with the error, and none after it ran.
  *
