@@ -5,6 +5,7 @@ import { StaleCheck, type Row } from '../../src/storage/database.js';
 import { PostgresConnection, type PgClient } from '../../src/storage/postgres/postgres-connection.js';
 import { PostgresDatabase } from '../../src/storage/postgres/postgres-database.js';
 import { postgresTypeParsers } from '../../src/storage/postgres/postgres-type-parsers.js';
+import { RowDecoders } from '../../src/storage/postgres/row-decoders.js';
 import { PipelineError, StatementPipeline } from '../../src/storage/postgres/statement-pipeline.js';
 import { testDialects, type DialectCase } from '../helpers/dialects.js';
 
@@ -18,7 +19,7 @@ describe('PostgreSQL statement pipelines and deferred checks', { skip: postgres 
   let dropDatabase: () => Promise<void>;
   let client: pg.Client;
   let db: PostgresDatabase;
-  const types = postgresTypeParsers();
+  const decoders = new RowDecoders(postgresTypeParsers());
 
   before(async () => {
     ({ url, drop: dropDatabase } = await postgres!.createUrl());
@@ -38,8 +39,21 @@ describe('PostgreSQL statement pipelines and deferred checks', { skip: postgres 
       { text: 'select $1::text as a, $2::int8 as b, $3::text as c', values: ['x', 42, null] },
       { text: "select 'two' as t", values: [] },
       { text: 'set local statement_timeout = 1000', values: [] },
-    ], types);
+    ], decoders);
     assert.deepEqual(results.map((r) => r.rows), [[{ a: 'x', b: 42, c: null }], [{ t: 'two' }], []]);
+  });
+
+  test('decodes a statement whose columns changed (a DocType change) by its new columns, and counts written rows', async () => {
+    const text = 'select * from "tabGrowing" order by name';
+    await client.query('create table "tabGrowing" (name text primary key)');
+    const [inserted] = await StatementPipeline.run(client, [{ text: `insert into "tabGrowing" values ('a'), ('b')`, values: [] }], decoders);
+    assert.equal(inserted.rowCount, 2);
+    assert.deepEqual((await StatementPipeline.run(client, [{ text, values: [] }], decoders))[0].rows, [{ name: 'a' }, { name: 'b' }]);
+    await client.query('alter table "tabGrowing" add column n int8 default 7');
+    assert.deepEqual((await StatementPipeline.run(client, [{ text, values: [] }], decoders))[0].rows, [{ name: 'a', n: 7 }, { name: 'b', n: 7 }]);
+    // Same name, another type: a decoder kept by name alone would turn '08' into 8.
+    await client.query(`alter table "tabGrowing" drop column n, add column n text default '08'`);
+    assert.deepEqual((await StatementPipeline.run(client, [{ text, values: [] }], decoders))[0].rows, [{ name: 'a', n: '08' }, { name: 'b', n: '08' }]);
   });
 
   test('stops at the first error, reporting what completed, and nothing of the failed pipeline stays', async () => {
@@ -47,7 +61,7 @@ describe('PostgreSQL statement pipelines and deferred checks', { skip: postgres 
       { text: `insert into "tabPiped" values ('before', 1)`, values: [] },
       { text: 'select 1 / $1::int as boom', values: [0] },
       { text: `insert into "tabPiped" values ('after', 2)`, values: [] },
-    ], types).then(() => undefined, (err: unknown) => err);
+    ], decoders).then(() => undefined, (err: unknown) => err);
     assert.ok(failed instanceof PipelineError);
     assert.match(failed.failure.message, /division by zero/);
     assert.equal(failed.completed.length, 1);
@@ -135,7 +149,7 @@ function recordingClient(): { client: PgClient; sent: string[][] } {
     pipeline.submit({ stream: {}, parse: (p: { text: string }) => texts.push(p.text), bind() {}, describe() {}, execute() {}, sync() {} });
     sent.push(texts);
     for (const text of texts) {
-      pipeline.handleRowDescription({ fields: [{ name: 'value', dataTypeID: 25, format: 'text' }] });
+      pipeline.handleRowDescription({ fields: [{ name: 'value', dataTypeID: 25 }] });
       pipeline.handleDataRow({ fields: [text] });
       pipeline.handleCommandComplete({ text: 'SELECT 1' });
     }
@@ -147,7 +161,7 @@ function recordingClient(): { client: PgClient; sent: string[][] } {
 describe('a PostgreSQL unit of work begins in one message', () => {
   test('the previous COMMIT, the BEGIN, the deferred check and the first statement travel together', async () => {
     const { client, sent } = recordingClient();
-    const conn = new PostgresConnection(client, 'read', { commitFirst: true, types: postgresTypeParsers() });
+    const conn = new PostgresConnection(client, 'read', { commitFirst: true, decoders: new RowDecoders(postgresTypeParsers()) });
     conn.deferCheck(stmt('select version'), (rows) => rows[0]?.value === 'select version');
     const rows = await conn.all(stmt('select doc where name = $1', ['x']));
     assert.deepEqual(sent, [['COMMIT', 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', 'select version', 'select doc where name = $1']]);
@@ -156,7 +170,7 @@ describe('a PostgreSQL unit of work begins in one message', () => {
 
   test('a write transaction: its BEGIN, the deferred check and the first statement travel together', async () => {
     const { client, sent } = recordingClient();
-    const conn = new PostgresConnection(client, 'transaction', { commitFirst: false, types: postgresTypeParsers() });
+    const conn = new PostgresConnection(client, 'transaction', { commitFirst: false, decoders: new RowDecoders(postgresTypeParsers()) });
     conn.deferCheck(stmt('select version'), () => true);
     await conn.run(stmt('insert into doc values ($1)', ['x']));
     assert.deepEqual(sent, [['BEGIN READ WRITE', 'select version', 'insert into doc values ($1)']]);

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { StaleCheck, type DeferredCheck, type Queryable, type Row, type SqlStatement } from '../database.js';
 import { isConnectionFailure, translatePostgresError } from './postgres-errors.js';
-import { PipelineError, StatementPipeline, type PipelinedStatement, type TypeParsers } from './statement-pipeline.js';
+import type { RowDecoders } from './row-decoders.js';
+import { PipelineError, StatementPipeline, type PipelinedStatement } from './statement-pipeline.js';
 
 /** The part of a node-postgres result we read. */
 export interface PgResult {
@@ -40,7 +41,7 @@ const BEGIN = { read: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', transac
  */
 export type ConnectionMode = 'transaction' | 'read' | 'statement';
 
-/** A check waiting for a read unit's first statement (Queryable.deferCheck), and its verdict once run. */
+/** A check waiting for a unit's first statement (Queryable.deferCheck), and its verdict once run. */
 interface PendingCheck {
   readonly statement: SqlStatement;
   readonly isCurrent: (rows: Row[]) => boolean;
@@ -63,15 +64,15 @@ export class PostgresConnection implements Queryable {
   #broken = false;
   /** The previous user's read transaction is still open: the first message commits it (see DeferredCommits). */
   #commitFirst: boolean;
-  readonly #types: TypeParsers;
+  readonly #decoders: RowDecoders;
   /** The check the unit's first statement carries, then its verdict. */
   #check: PendingCheck | undefined;
 
-  constructor(client: PgClient, mode: ConnectionMode, options: { commitFirst: boolean; types: TypeParsers }) {
+  constructor(client: PgClient, mode: ConnectionMode, options: { commitFirst: boolean; decoders: RowDecoders }) {
     this.#client = client;
     this.#mode = mode;
     this.#commitFirst = options.commitFirst;
-    this.#types = options.types;
+    this.#decoders = options.decoders;
   }
 
   /** True when the connection must not go back to the pool: it failed, or a cursor was abandoned open. */
@@ -138,18 +139,19 @@ export class PostgresConnection implements Queryable {
     this.#check = check;
     return {
       settle: async () => {
-        // No statement began the unit: the check begins it now, on its own. Begun without a
-        // verdict: the first message failed before the check ran, and that failure is the unit's.
+        // No statement began the unit: the check begins it now, on its own (a failure to run it
+        // is the unit's). Begun without a verdict: the first message failed before the check
+        // ran, and that failure is already the unit's.
         if (!this.#begun) {
           this.#begun = true;
-          await this.#begin(undefined).catch(() => undefined);
+          await this.#begin(undefined);
         }
         return check.verdict ?? true;
       },
     };
   }
 
-  /** A statement; in a read unit the first one also begins its transaction (see #begin). */
+  /** A statement; in a read or write unit the first one also begins its transaction (see #begin). */
   async #query(text: string, values: unknown[]): Promise<PgResult> {
     if (this.#check?.verdict === false) throw new StaleCheck();
     if (this.#mode === 'statement' || this.#begun) return this.#send(text, values);
@@ -159,8 +161,9 @@ export class PostgresConnection implements Queryable {
 
   /**
    * A unit's first message, one round trip whatever its statement: the previous user's COMMIT,
-   * the BEGIN, the deferred check and the statement, as one pipeline; its answer is the last one. When the check finds things stale, the statement's answer (or error) is not the
-   * unit's: StaleCheck instead.
+   * the BEGIN, the deferred check and the statement, as one pipeline; its answer is the last one.
+   * When the check finds things stale, the statement's answer (or error) is not the unit's:
+   * StaleCheck instead.
    */
   async #begin(statement: PipelinedStatement | undefined): Promise<PgResult> {
     const check = this.#check;
@@ -173,7 +176,7 @@ export class PostgresConnection implements Queryable {
     let results: readonly PgResult[];
     let failure: unknown;
     try {
-      results = await StatementPipeline.run(this.#client, steps, this.#types);
+      results = await StatementPipeline.run(this.#client, steps, this.#decoders);
     } catch (err) {
       if (!(err instanceof PipelineError)) throw err;
       results = err.completed;

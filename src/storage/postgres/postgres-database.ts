@@ -5,6 +5,7 @@ import type { BackupProgress, BroadcastChannel, Database, PoolStats, Queryable, 
 import { PostgresBroadcast } from './postgres-broadcast.js';
 import { pgDump, pgRestore } from './pg-tools.js';
 import { DeferredCommits } from './deferred-commits.js';
+import { RowDecoders } from './row-decoders.js';
 import { PostgresConnection, type ConnectionMode, type PgClient } from './postgres-connection.js';
 import { PostgresDialect } from './postgres-dialect.js';
 import { isRetryableConflict, translatePostgresError } from './postgres-errors.js';
@@ -65,6 +66,7 @@ export class PostgresDatabase implements Database {
   readonly #deferredCommits = new DeferredCommits();
   /** Read back as SQLite returns values; shared by the pool's queries and the read units' pipelines. */
   readonly #types = postgresTypeParsers();
+  readonly #decoders = new RowDecoders(this.#types);
   #closed = false;
 
   constructor(options: PostgresDatabaseOptions) {
@@ -104,7 +106,7 @@ export class PostgresDatabase implements Database {
     if (this.#closed) throw new ServiceUnavailableError('The database is closed');
     try {
       const client = await this.#pool.connect();
-      return { client, conn: new PostgresConnection(client, mode, { commitFirst: this.#deferredCommits.take(client), types: this.#types }) };
+      return { client, conn: new PostgresConnection(client, mode, { commitFirst: this.#deferredCommits.take(client), decoders: this.#decoders }) };
     } catch (err) {
       // Whatever stops us getting a connection (refused, timed out, bad credentials after a password
       // rotation, too many clients) means the site cannot serve this request now.

@@ -1,6 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
+import type { Row } from '../database.js';
 import type { PgResult } from './postgres-connection.js';
+import type { FieldDescription, RowDecoder, RowDecoders } from './row-decoders.js';
 
 /** One statement of a pipeline; `values` bind to `$1`, `$2`, ... as in any extended-protocol query. */
 export interface PipelinedStatement {
@@ -20,48 +22,44 @@ export class PipelineError extends Error {
   }
 }
 
-/** What a pipeline needs of node-postgres's result, beyond its public type. */
-interface RowParser {
-  rows: unknown[];
-  rowCount: number | null;
-  addFields(fields: unknown[]): void;
-  parseRow(values: unknown[]): unknown;
-  addRow(row: unknown): void;
-  addCommandComplete(msg: unknown): void;
+/** The row count of a command tag (`INSERT 0 3`, `UPDATE 2`, `SELECT 5`), read as node-postgres reads it; null for `BEGIN`. */
+function commandRowCount(tag: string): number | null {
+  const match = /^[A-Za-z]+(?: (\d+))?(?: (\d+))?/.exec(tag);
+  const count = match?.[2] ?? match?.[1];
+  return count === undefined ? null : Number(count);
 }
-
-/** The type parsers of the pool the pipeline's client belongs to. */
-export type TypeParsers = pg.CustomTypesConfig;
 
 /**
  * Several statements sent in one write and answered in one read: each as Parse, Bind, Describe
  * and Execute of the extended protocol, and one Sync after the last (docs/architecture.md "The
  * first message"). node-postgres otherwise waits for each query's answer before it sends the
- * next, so `BEGIN`, the metadata check and a read with values would cost three round trips. The server
- * runs the statements in order and, after an error, skips to the Sync: the statements that
- * completed are reported with the error, and none after it ran.
+ * next, so `BEGIN`, the metadata check and a read with values would cost three round trips. The
+ * server runs the statements in order and, after an error, skips to the Sync: the statements
+ * that completed are reported with the error, and none after it ran. Rows are decoded by the
+ * pool's RowDecoders.
  *
  * A node-postgres Submittable (`client.query(pipeline)`), so the client's queue, timeouts and
  * error handling treat it as one query.
  */
 export class StatementPipeline implements pg.Submittable {
   readonly #statements: readonly PipelinedStatement[];
-  readonly #types: TypeParsers;
+  readonly #decoders: RowDecoders;
   readonly #results: PgResult[] = [];
-  #current: RowParser | undefined;
+  /** The statement being answered: its decoder and rows, from its RowDescription to its CommandComplete. */
+  #current: { decoder: RowDecoder; rows: Row[] } | undefined;
   /** node-postgres calls it once, with the error or the results (set by the client when a timeout applies). */
   callback: (err: Error | null, results?: PgResult[]) => void;
 
-  private constructor(statements: readonly PipelinedStatement[], types: TypeParsers, callback: StatementPipeline['callback']) {
+  private constructor(statements: readonly PipelinedStatement[], decoders: RowDecoders, callback: StatementPipeline['callback']) {
     this.#statements = statements;
-    this.#types = types;
+    this.#decoders = decoders;
     this.callback = callback;
   }
 
   /** Runs `statements` on `client` as one pipeline; resolves with one result per statement. */
-  static run(client: { query(s: pg.Submittable): unknown }, statements: readonly PipelinedStatement[], types: TypeParsers): Promise<PgResult[]> {
+  static run(client: { query(s: pg.Submittable): unknown }, statements: readonly PipelinedStatement[], decoders: RowDecoders): Promise<PgResult[]> {
     return new Promise((resolve, reject) => {
-      client.query(new StatementPipeline(statements, types, (err, results) => (err ? reject(err) : resolve(results ?? []))));
+      client.query(new StatementPipeline(statements, decoders, (err, results) => (err ? reject(err) : resolve(results ?? []))));
     });
   }
 
@@ -81,24 +79,18 @@ export class StatementPipeline implements pg.Submittable {
     }
   }
 
-  #newResult(): RowParser {
-    return new pg.Result('', this.#types as ConstructorParameters<typeof pg.Result>[1]) as unknown as RowParser;
+  handleRowDescription(msg: { fields: FieldDescription[] }): void {
+    const text = this.#statements[this.#results.length]?.text ?? '';
+    this.#current = { decoder: this.#decoders.for(text, msg.fields), rows: [] };
   }
 
-  handleRowDescription(msg: { fields: unknown[] }): void {
-    this.#current = this.#newResult();
-    this.#current.addFields(msg.fields);
+  handleDataRow(msg: { fields: (string | null)[] }): void {
+    this.#current?.rows.push(this.#current.decoder.decode(msg.fields));
   }
 
-  handleDataRow(msg: { fields: unknown[] }): void {
-    const current = this.#current;
-    if (current) current.addRow(current.parseRow(msg.fields));
-  }
-
-  handleCommandComplete(msg: unknown): void {
-    const current = this.#current ?? (this.#newResult());
-    current.addCommandComplete(msg);
-    this.#results.push({ rows: current.rows as PgResult['rows'], rowCount: current.rowCount });
+  handleCommandComplete(msg: { text: string }): void {
+    const rows = this.#current?.rows ?? [];
+    this.#results.push({ rows, rowCount: commandRowCount(msg.text) });
     this.#current = undefined;
   }
 
