@@ -54,10 +54,15 @@ function asNumber(value: unknown): unknown {
   return value;
 }
 
+/** A timestamp already in the stored form, which parsing and formatting again would give back unchanged. */
+const STORED_TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/;
+
 /** `creation` and `modified` always carry six fraction digits (docs/api.md "Requests and answers"). */
 function asStoredTimestamp(value: unknown): unknown {
   if (value instanceof Date) return formatStoredDatetime(partsFromDriverDate(value));
   if (typeof value !== 'string') return value;
+  // Every row fw wrote: no parse per row and column of a list (docs/benchmarks.md).
+  if (STORED_TIMESTAMP.test(value)) return value;
   const parsed = parseDatetimeParts(value);
   return parsed ? formatStoredDatetime(parsed.parts) : value;
 }

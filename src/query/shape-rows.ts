@@ -21,8 +21,13 @@ export function shapeRows(rows: readonly Row[], columns: readonly OutputColumn[]
 /** One row of {@link shapeRows}. */
 export function shapeRow(row: Row, columns: readonly OutputColumn[], asDict: boolean): ShapedRow {
   if (!asDict) return columns.map((c) => value(row, c));
-  // fromEntries defines own properties, so even a key like `__proto__` stays an ordinary key.
-  return Object.fromEntries(columns.map((c) => [c.key, value(row, c)]));
+  const shaped: Record<string, unknown> = {};
+  for (const column of columns) {
+    // Assigning `__proto__` would set the prototype: that key (a client may alias a field so) is defined instead.
+    if (column.key === '__proto__') Object.defineProperty(shaped, column.key, { value: value(row, column), enumerable: true, writable: true, configurable: true });
+    else shaped[column.key] = value(row, column);
+  }
+  return shaped;
 }
 
 /**

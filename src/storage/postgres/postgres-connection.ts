@@ -2,13 +2,8 @@ import type pg from 'pg';
 import { StaleCheck, type DeferredCheck, type Queryable, type Row, type SqlStatement } from '../database.js';
 import { isConnectionFailure, translatePostgresError } from './postgres-errors.js';
 import type { RowDecoders } from './row-decoders.js';
-import { PipelineError, StatementPipeline, type PipelinedStatement } from './statement-pipeline.js';
+import { PipelineError, StatementPipeline, type PgResult, type PipelinedStatement } from './statement-pipeline.js';
 
-/** The part of a node-postgres result we read. */
-export interface PgResult {
-  rows: Row[];
-  rowCount: number | null;
-}
 
 /** The node-postgres client methods we use; driver types stay inside this folder. */
 export interface PgClient {

@@ -1,8 +1,13 @@
 import type pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
 import type { Row } from '../database.js';
-import type { PgResult } from './postgres-connection.js';
 import type { FieldDescription, RowDecoder, RowDecoders } from './row-decoders.js';
+
+/** The part of a node-postgres result we read (a pipeline's results have the same shape). */
+export interface PgResult {
+  rows: Row[];
+  rowCount: number | null;
+}
 
 /** One statement of a pipeline; `values` bind to `$1`, `$2`, ... as in any extended-protocol query. */
 export interface PipelinedStatement {
