@@ -89,7 +89,7 @@ export class MetaRegistry {
 
   /**
    * The same check, sent with the unit's first statement where the connection can defer it
-   * (Queryable.deferCheck: a PostgreSQL read unit then costs one round trip, not two). Undefined
+   * (Queryable.deferCheck: a PostgreSQL document read then costs one round trip, not two). Undefined
    * when it cannot, or when nothing is loaded yet: check at once then.
    */
   deferCheck(q: Queryable): DeferredCheck | undefined {

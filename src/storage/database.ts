@@ -24,8 +24,8 @@ export interface Queryable {
    */
   changeCounter?(): number;
   /**
-   * Where every statement costs a round trip (a PostgreSQL read unit that has not begun): `check`
-   * travels in one message with the unit's first statement, and `isCurrent` judges its rows. When
+   * Where every statement costs a round trip (a PostgreSQL read or write unit that has not begun):
+   * `check` travels in one message with the unit's first statement, and `isCurrent` judges its rows. When
    * they show things stale, that statement and every later one throw {@link StaleCheck}, and the
    * unit must run again once the caller has refreshed what the check guards. Undefined where a
    * statement is cheap (SQLite) or the unit has already begun: check at once then.

@@ -64,7 +64,7 @@ export class PostgresDatabase implements Database {
   readonly #pool: PgPool;
   readonly #connectionString: string;
   readonly #deferredCommits = new DeferredCommits();
-  /** Read back as SQLite returns values; shared by the pool's queries and the read units' pipelines. */
+  /** Read back as SQLite returns values; shared by the pool's queries and the units' first messages. */
   readonly #types = postgresTypeParsers();
   readonly #decoders = new RowDecoders(this.#types);
   #closed = false;
