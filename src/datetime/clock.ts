@@ -100,7 +100,7 @@ export function now(timeZone: string): string {
   return `${secondText(Math.floor(micros / 1_000_000), timeZone)}.${pad(micros % 1_000_000, 6)}`;
 }
 
-/** Today's date `YYYY-MM-DD` in `timeZone`. */
+/** Today's date `YYYY-MM-DD` in `timeZone` (from the same one-second cache as {@link now}). */
 export function today(timeZone: string): string {
-  return formatDate(wallClock(Date.now(), timeZone));
+  return secondText(Math.floor(Date.now() / 1000), timeZone).slice(0, 10);
 }

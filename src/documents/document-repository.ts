@@ -3,6 +3,7 @@ import type { Meta, ResolvedField } from '../meta/meta.js';
 import type { Queryable, Row, SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { docFromRow } from './doc-from-row.js';
+import { docstatusStatements, FoundDocstatuses, type DocstatusLookups } from './docstatus-lookup.js';
 import { ShapeCache, statementShape, type StatementShape } from '../storage/statement-shape.js';
 
 /** Where child rows of one table field live. */
@@ -15,8 +16,6 @@ interface ChildLink {
 const byNameShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
 /** `select name ... limit 1`: does a name exist (renames, installation). */
 const existsShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
-/** `select docstatus ... limit 1`, run for every Link value a save checks. */
-const docstatusShapes = new ShapeCache<Dialect, Meta, StatementShape<[string]>>();
 /** The row writes of a DocType: every column, in `meta.columnNames` order (the update's last value is the name). */
 const insertShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
 const updateShapes = new ShapeCache<Dialect, Meta, StatementShape<unknown[]>>();
@@ -99,15 +98,14 @@ export class DocumentRepository {
     return rows.length > 0;
   }
 
-  /** The docstatus of the document of `meta` named `name`, or undefined when there is none. */
-  async docstatusOf(q: Queryable, meta: Meta, name: string): Promise<number | undefined> {
-    const shape = docstatusShapes.get(this.#dialect, meta, () =>
-      statementShape(1, (n: string) =>
-        this.#dialect.builder.selectFrom(meta.tableName).select('docstatus').where('name', '=', n).limit(1).compile(),
-      ),
-    );
-    const [row] = await q.all(shape(name));
-    return row === undefined ? undefined : Number(row.docstatus ?? 0);
+  /**
+   * The docstatus of every looked-up document, absent ones undefined: one statement for every
+   * table and name a save checks (see docstatus-lookup.ts), not one per Link value.
+   */
+  async docstatuses(q: Queryable, lookups: DocstatusLookups): Promise<FoundDocstatuses> {
+    const found = new FoundDocstatuses();
+    for (const { statement, metas } of docstatusStatements(this.#dialect, lookups)) found.add(metas, await q.all(statement));
+    return found;
   }
 
   /** The column values of `doc` for `meta`'s table (stored forms, as the document holds them), in `meta.columnNames` order. */

@@ -26,7 +26,8 @@ import type { DocEvent, HookArgs } from './hooks.js';
 import { nameDocument, validateName } from './naming.js';
 import { storeSecretFields } from './secret-fields.js';
 import { deleteSingle, getSingle, loadSingle, updateSingle } from './single-document.js';
-import { checkFieldValues, checkLinks, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
+import { checkLinks } from './check-links.js';
+import { checkFieldValues, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
 
 /** Options of a permission check on a document. */
 export interface AccessOptions {

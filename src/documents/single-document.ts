@@ -13,7 +13,8 @@ import { applyFetchFrom } from './fetch-from.js';
 import { checkModified, laterThan } from './modified-stamp.js';
 import { loadSingleChildRows, saveSingleChildRows } from './single-child-rows.js';
 import { fromSingleText, readSingleRows, toSingleText, writeSingleRows, type SingleRows } from './single-rows.js';
-import { checkFieldValues, checkLinks, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
+import { checkLinks } from './check-links.js';
+import { checkFieldValues, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
 
 /*
  * Single DocTypes (`issingle`): one document, named after its DocType, whose values live in

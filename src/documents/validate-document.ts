@@ -1,10 +1,7 @@
-import { CancelledLinkError, CannotChangeConstantError, LinkValidationError, MandatoryError, type ServerMessage } from '../errors/index.js';
+import { CannotChangeConstantError, MandatoryError, type ServerMessage } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
-import { isLinkField, linkTarget } from '../meta/field-links.js';
 import type { FieldContext } from '../meta/field-types/field-type.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
-import type { DocumentRepository } from './document-repository.js';
-import type { Queryable } from '../storage/database.js';
 
 function isMissing(field: ResolvedField, value: unknown): boolean {
   if (value === null || value === undefined) return true;
@@ -75,49 +72,5 @@ export function checkSetOnlyOnce(meta: Meta, doc: Doc, before: Doc): void {
     if (old !== null && old !== undefined && old !== '' && String(old) !== String(now ?? '')) {
       throw new CannotChangeConstantError(`${meta.label(f.def.fieldname)}: cannot be changed once set`);
     }
-  }
-}
-
-/** What checkLinks needs besides the document: the database, metadata, and the linking DocType's kind. */
-export interface LinkCheck {
-  readonly q: Queryable;
-  readonly repo: DocumentRepository;
-  readonly metaOf: (doctype: string) => Meta;
-  readonly knows: (doctype: string) => boolean;
-  /** True when the document being saved (the parent, for child rows) is submittable. */
-  readonly linkerSubmittable: boolean;
-}
-
-/**
- * Checks that every Link and Dynamic Link value names an existing document (docs/architecture.md "The document pipeline", insert
- * step 4). A submittable document may not link to a cancelled one of a submittable DocType
- * (CancelledLinkError), except through `amended_from`, which names the cancelled original.
- */
-export async function checkLinks(meta: Meta, doc: Doc, check: LinkCheck): Promise<void> {
-  for (const f of meta.valueFields) {
-    const value = doc[f.def.fieldname];
-    if (value === null || value === undefined || value === '') continue;
-    if (!isLinkField(f)) continue;
-    const target = linkTarget(f, doc);
-    if (target === undefined) {
-      if (f.type.options === 'doctype') continue;
-      throw new LinkValidationError(`${meta.label(f.def.options ?? '')} must be set before ${meta.label(f.def.fieldname)}`);
-    }
-    if (!check.knows(target)) throw new LinkValidationError(`Could not find ${meta.label(f.def.fieldname)}: ${String(value)} (no DocType ${target})`);
-    const targetMeta = check.metaOf(target);
-    if (targetMeta.isSingle) continue;
-    const docstatus = await check.repo.docstatusOf(check.q, targetMeta, String(value));
-    if (docstatus === undefined) {
-      throw new LinkValidationError(`Could not find ${meta.label(f.def.fieldname)}: ${String(value)}`, { doctype: meta.name });
-    }
-    if (docstatus === 2 && check.linkerSubmittable && targetMeta.isSubmittable && f.def.fieldname !== 'amended_from') {
-      throw new CancelledLinkError(`Cannot link cancelled document: ${meta.label(f.def.fieldname)}: ${String(value)}`, {
-        doctype: meta.name,
-      });
-    }
-  }
-  for (const tf of meta.tableFields) {
-    const rows = doc[tf.def.fieldname];
-    if (Array.isArray(rows)) for (const row of rows) await checkLinks(check.metaOf(tf.def.options ?? ''), row as Doc, check);
   }
 }

@@ -34,6 +34,7 @@ const PAYMENT = 'Payment';
 const PRODUCT = 'Product';
 const QUOTE = 'Quote';
 const QUOTE_LINE = 'Quote Line';
+const PURCHASE_NOTE = 'Purchase Note';
 
 for (const dialect of testDialects()) {
   describe(`links between documents (${dialect.name})`, () => {
@@ -120,6 +121,13 @@ for (const dialect of testDialects()) {
           { fieldname: 'price', label: 'Price', fieldtype: 'Currency', fetch_from: 'product.price', fetch_if_empty: 1 },
           { fieldname: 'product_owner', label: 'Product Owner', fieldtype: 'Data', fetch_from: 'product.owner' },
           { fieldname: 'lines', label: 'Lines', fieldtype: 'Table', options: QUOTE_LINE },
+        ],
+      });
+      await createDocType(t, {
+        name: PURCHASE_NOTE,
+        fields: [
+          { fieldname: 'supplier', label: 'Supplier', fieldtype: 'Link', options: SUPPLIER },
+          { fieldname: 'product', label: 'Product', fieldtype: 'Link', options: PRODUCT },
         ],
       });
     });
@@ -296,6 +304,52 @@ for (const dialect of testDialects()) {
 
       test('a link to a missing document is still a LinkValidationError', async () => {
         assertError(await t.request({ method: 'POST', url: resourceUrl(QUOTE), body: { product: 'NOPE' } }), 417, 'LinkValidationError');
+      });
+    });
+
+    describe('link checks', () => {
+      // A save reads every link value of the document and its rows at once (docs/architecture.md,
+      // "The document pipeline"): these pin what that must still report, and in which order.
+      const invoice = (body: Json) => t.request({ method: 'POST', url: resourceUrl(INVOICE), body });
+
+      test('hundreds of rows linking to hundreds of documents are all checked, past one statement\'s worth of names', async () => {
+        const codes = Array.from({ length: 520 }, (_, i) => `BULK-${i}`);
+        for (let i = 0; i < codes.length; i += 200) {
+          const docs = codes.slice(i, i + 200).map((code) => ({ doctype: SUPPLIER, code, title: code }));
+          messageOf(await callMethod(t, 'POST', 'frappe.client.insert_many', { docs }));
+        }
+        const lines = [...codes, ...codes.slice(0, 30)].map((vendor) => ({ vendor }));
+        const saved = dataOf(await invoice({ supplier: 'BULK-7', lines }));
+        assert.equal(saved.lines.length, 550);
+
+        const before = await storedCount(t, INVOICE);
+        const missing = lines.map((line, i) => (i === 540 ? { vendor: 'BULK-MISSING' } : line));
+        const res = assertError(await invoice({ supplier: 'BULK-7', lines: missing }), 417, 'LinkValidationError');
+        assert.match(serverMessages(res).join('\n'), /Could not find Vendor: BULK-MISSING/);
+        assert.equal(await storedCount(t, INVOICE), before, 'nothing stored');
+      });
+
+      test('the first missing link in document order is the one reported', async () => {
+        const res = assertError(await invoice({ supplier: 'NOPE-HEAD', lines: [{ vendor: 'NOPE-ROW' }] }), 417, 'LinkValidationError');
+        assert.match(serverMessages(res).join('\n'), /Could not find Supplier: NOPE-HEAD/);
+        const rows = assertError(await invoice({ lines: [{ vendor: 'NOPE-ROW-1' }, { vendor: 'NOPE-ROW-2' }] }), 417, 'LinkValidationError');
+        assert.match(serverMessages(rows).join('\n'), /Could not find Vendor: NOPE-ROW-1/);
+      });
+
+      test('a Dynamic Link without its DocType is refused before a later missing link is looked up', async () => {
+        const res = await t.request({ method: 'POST', url: resourceUrl(LEDGER), body: { against: 'anything' } });
+        assert.match(serverMessages(assertError(res, 417, 'LinkValidationError')).join('\n'), /Against Type must be set before Against/);
+        const unknown = await t.request({ method: 'POST', url: resourceUrl(LEDGER), body: { against_type: 'No Such Type', against: 'x' } });
+        assertError(unknown, 417, 'LinkValidationError');
+      });
+
+      test('the same name in two linked DocTypes is looked up in each table, not taken from the other', async () => {
+        await supplier('SAME-NAME');
+        const res = await t.request({ method: 'POST', url: resourceUrl(PURCHASE_NOTE), body: { supplier: 'SAME-NAME', product: 'SAME-NAME' } });
+        assert.match(serverMessages(assertError(res, 417, 'LinkValidationError')).join('\n'), /Could not find Product: SAME-NAME/);
+        await insertDoc(t, PRODUCT, { code: 'SAME-NAME', title: 'Same' });
+        const note = await insertDoc(t, PURCHASE_NOTE, { supplier: 'SAME-NAME', product: 'SAME-NAME' });
+        assert.equal(note.product, 'SAME-NAME');
       });
     });
   });
