@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../async/maybe-promise.js';
 import type { Doc, PermissionType } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
@@ -10,9 +11,9 @@ import type { DocumentRepository } from './document-repository.js';
  */
 export interface DocumentGuard {
   /** True when the principal may use `right` on `doc`, or without a document on some documents of the DocType. */
-  can(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc): Promise<boolean>;
+  can(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc): MaybePromise<boolean>;
   /** Throws PermissionError unless `can` allows. */
-  authorize(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc): Promise<void>;
+  authorize(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc): MaybePromise<void>;
   /** Reads and writes document rows. */
   repo(ctx: DocContext): DocumentRepository;
   /** Stores the Password fields of `doc` encrypted with the site's key (see secret-fields.ts). */

@@ -6,6 +6,7 @@ import type { Meta } from '../meta/meta.js';
 import { mayUseDocType, mayUseDocument } from '../permissions/document-access.js';
 import { hideUnreadableFields } from '../permissions/hide-unreadable-fields.js';
 import { keepUnwritableFields } from '../permissions/keep-unwritable-fields.js';
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import { permissionContext } from './unit-permissions.js';
 import { permissionDenied } from '../permissions/permission-denied.js';
 import { applyDefaults, coerceFields, mergePatch } from './build-document.js';
@@ -88,14 +89,16 @@ export class DocumentService implements DocumentGuard {
    * True when the principal may use `right` on `doc`, or, without a document, on some documents of
    * the DocType (role permissions, if_owner, `has_permission` hooks, User Permissions, shares).
    */
-  async can(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc, options: AccessOptions = {}): Promise<boolean> {
+  can(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc, options: AccessOptions = {}): MaybePromise<boolean> {
     const pc = permissionContext(ctx);
     return doc === undefined ? mayUseDocType(pc, meta, right) : mayUseDocument(pc, meta, right, doc, options);
   }
 
-  /** Throws PermissionError unless {@link can} allows. */
-  async authorize(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc, options: AccessOptions = {}): Promise<void> {
-    if (!(await this.can(ctx, meta, right, doc, options))) throw permissionDenied(ctx.principal, meta, right, doc?.name);
+  /** Throws PermissionError unless {@link can} allows; at once when {@link can} answers at once. */
+  authorize(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc, options: AccessOptions = {}): MaybePromise<void> {
+    return andThen(this.can(ctx, meta, right, doc, options), (allowed) => {
+      if (!allowed) throw permissionDenied(ctx.principal, meta, right, doc?.name);
+    });
   }
 
   #fieldContext(ctx: DocContext, meta: Meta): FieldContext {
@@ -118,10 +121,13 @@ export class DocumentService implements DocumentGuard {
   async get(ctx: DocContext, doctype: string, name: string): Promise<Doc> {
     const meta = this.#topLevel(ctx, doctype);
     if (meta.isSingle) return getSingle(ctx, this, meta, name);
-    await this.authorize(ctx, meta, 'read');
+    // Checks that answer at once are not awaited: a GET's own CPU is mostly such steps (docs/benchmarks.md).
+    const mayRead = this.authorize(ctx, meta, 'read');
+    if (mayRead) await mayRead;
     const doc = await this.repo(ctx).load(ctx.q, meta, name);
     if (!doc) throw documentNotFound(meta, name);
-    await this.authorize(ctx, meta, 'read', doc);
+    const mayReadDoc = this.authorize(ctx, meta, 'read', doc);
+    if (mayReadDoc) await mayReadDoc;
     return hideUnreadableFields(ctx.principal, meta, doc, (d) => ctx.metas.get(d));
   }
 

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../async/maybe-promise.js';
 import type { PermissionContext } from '../permissions/permission-context.js';
 import type { UserPermissionRule } from '../permissions/user-permissions.js';
 import type { DocContext } from './doc-context.js';
@@ -16,7 +17,7 @@ const contexts = new WeakMap<DocContext, PermissionContext>();
 export function permissionContext(ctx: DocContext): PermissionContext {
   const known = contexts.get(ctx);
   if (known) return known;
-  let rules: Promise<readonly UserPermissionRule[]> | undefined;
+  let rules: MaybePromise<readonly UserPermissionRule[]> | undefined;
   const { q, dialect, principal } = ctx;
   const pc: PermissionContext = {
     principal,
@@ -25,7 +26,7 @@ export function permissionContext(ctx: DocContext): PermissionContext {
     ctx,
     userPermissions() {
       // Authentication reads the rules along with a cached principal; others read them here.
-      rules ??= principal.userPermissions ? Promise.resolve(principal.userPermissions) : loadUserPermissions(q, dialect, principal.user);
+      rules ??= principal.userPermissions ?? loadUserPermissions(q, dialect, principal.user);
       return rules;
     },
     shares: (doctype, name) => loadShares(q, dialect, principal.user, doctype, name),

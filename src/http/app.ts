@@ -8,20 +8,22 @@ import { registerRealtime } from '../realtime/index.js';
 import { SOCKET_IO_PATH } from '../realtime/socket-server.js';
 import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
-import { DEFAULT_BODY_IDLE_TIMEOUT_MS, registerBodyIdleTimeout } from './body-idle-timeout.js';
-import { applyCors, registerCors } from './cors.js';
+import { bodyIdleTimeout, DEFAULT_BODY_IDLE_TIMEOUT_MS } from './body-idle-timeout.js';
+import { applyCors, corsSteps } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
 import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestError, missingHost, shuttingDown } from './framework-errors.js';
-import { parseJsonBody, registerGetJsonBody } from './get-json-body.js';
+import { parseJsonBody, readJsonBodyOfGet } from './get-json-body.js';
 import { lingerAfterAnswer } from './linger.js';
 import { serializeRequest } from './log-redaction.js';
-import { registerNestingGuard } from './nesting-guard.js';
+import { refuseDeepArguments } from './nesting-guard.js';
+import { lazyRequestLoggers } from './request-logger.js';
+import { registerRequestPipeline, type RequestStep } from './request-pipeline.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { serveOtherUpgradesAsHttp } from './upgrade-fallback.js';
-import { multipartOptions, registerUploadStaging } from './multipart-uploads.js';
+import { multipartOptions, uploadSteps } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
-import { registerMetrics } from '../metrics/metrics-routes.js';
-import { registerMaintenance } from './maintenance.js';
+import { countAnswers, registerMetricsRoutes } from '../metrics/metrics-routes.js';
+import { refuseInMaintenance } from './maintenance.js';
 import { registerOpenApi } from './openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
@@ -65,6 +67,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   const bodyIdleMs = options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS;
   const app = Fastify({
     logger: loggerOptions(options.logger),
+    ...(options.logger ? { childLoggerFactory: lazyRequestLoggers } : {}),
     bodyLimit: site.config.max_request_size,
     genReqId: requestIds(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
@@ -87,23 +90,14 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // Hooks every request passes through are written in callback style: an async hook costs a
-  // promise and a microtask per request even when it has nothing to do (see docs/benchmarks.md).
-  app.addHook('onRequest', (req, _reply, done) => done(closing ? shuttingDown() : missingHost(req)));
-  registerMaintenance(app, site);
   // An `Expect` Node does not understand: 417 in the envelope rather than Node's empty one.
   app.server.on('checkExpectation', expectationFailedHandler(developerMode, app.log));
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  registerBodyIdleTimeout(app, bodyIdleMs);
-  registerCors(app, site);
   // Cookies are parsed only by authentication, and only for requests without a token.
   await app.register(cookie, { hook: false });
   await app.register(formbody, { bodyLimit: site.config.max_request_size });
   await app.register(multipart, multipartOptions(site.config));
-  registerUploadStaging(app, site, bodyIdleMs);
-  registerGetJsonBody(app, site.config.max_request_size);
-  registerNestingGuard(app);
 
   // JSON bodies: empty is "no body"; anything but an object or array is refused, never a 500.
   app.removeContentTypeParser('application/json');
@@ -121,14 +115,25 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   // Other content types carry no arguments for us; accept and ignore them rather than answer 415.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
 
-  app.addHook('onSend', (_req, reply, payload, done) => {
-    if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
-    setSecurityHeaders(reply);
-    done(null, payload);
+  const bodyIdle = bodyIdleTimeout(bodyIdleMs);
+  const cors = corsSteps(site);
+  const uploads = uploadSteps(site, bodyIdleMs);
+  registerRequestPipeline(app, {
+    onRequest: [
+      () => (closing ? shuttingDown() : undefined),
+      missingHost,
+      refuseInMaintenance(site),
+      bodyIdle.start,
+      cors.preflight,
+    ],
+    preValidation: [uploads.stage, readJsonBodyOfGet(site.config.max_request_size)],
+    preHandler: [bodyIdle.end, refuseDeepArguments],
+    onSend: [cors.headers, uploads.release, defaultHeaders],
+    // Counted for /metrics (docs/deployment.md "Metrics").
+    onResponse: [uploads.release, countAnswers(site)],
   });
 
-  // Counts every answer from here on, and serves /metrics (docs/deployment.md "Metrics").
-  registerMetrics(app, site);
+  registerMetricsRoutes(app, site);
   registerResourceRoutes(app, site);
   registerMethodRoutes(app, site);
   registerFileRoutes(app, site);
@@ -149,6 +154,13 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
 
   return app;
 }
+
+/** No caching unless a route says otherwise, and the headers every answer carries. */
+const defaultHeaders: RequestStep = (_req, reply) => {
+  if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+  setSecurityHeaders(reply);
+  return undefined;
+};
 
 /**
  * site_config's `trust_proxy` as Fastify takes it. A number of hops becomes "trust the n nearest

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import { verifyApiToken } from '../auth/api-keys.js';
 import { GUEST, loadPrincipal, withUserPermissions, type Principal } from '../auth/principal.js';
 import { AuthenticationError } from '../errors/index.js';
@@ -25,7 +26,7 @@ export interface Authenticated {
  * The principal of an authenticated user with their User Permission rules, from the site's
  * short-lived cache or else from the database; undefined when the user is missing or disabled.
  */
-export function resolvePrincipal(site: Site, user: string): Principal | undefined | Promise<Principal | undefined> {
+export function resolvePrincipal(site: Site, user: string): MaybePromise<Principal | undefined> {
   // A hit is answered without a promise: this runs on every authenticated request.
   return (
     site.principals.get(user) ??
@@ -67,15 +68,16 @@ export interface Credentials {
  * first, stateless; else the `sid` cookie's session; else Guest. An unknown or ended `sid` makes
  * a Guest request, not an error. A header that authenticates nobody is a 401.
  */
-export async function authenticate(site: Site, req: FastifyRequest): Promise<Authenticated> {
+export function authenticate(site: Site, req: FastifyRequest): MaybePromise<Authenticated> {
   const cookies = req.headers.cookie;
   const parameter = sidParameter(req);
-  const result = await authenticateCredentials(site, {
+  const result = authenticateCredentials(site, {
     authorization: req.headers.authorization,
     // A `sid` parameter wins over the cookie, as in the reference; an unknown one is Guest.
     sid: () => parameter ?? (cookies ? req.server.parseCookie(cookies).sid : undefined),
   });
-  return parameter !== undefined && result.sid !== undefined ? { ...result, sidFromParameter: true } : result;
+  if (parameter === undefined) return result;
+  return andThen(result, (r) => (r.sid !== undefined ? { ...r, sidFromParameter: true } : r));
 }
 
 /** The `sid` of the query string, or of a form or JSON body (docs/api.md "Authentication"). */
@@ -89,16 +91,28 @@ function sidParameter(req: FastifyRequest): string | undefined {
   return pick(req.query) ?? pick(req.body);
 }
 
-/** {@link authenticate} for credentials taken from anywhere (Socket.IO handshakes use it too). */
-export async function authenticateCredentials(site: Site, credentials: Credentials): Promise<Authenticated> {
+/**
+ * {@link authenticate} for credentials taken from anywhere (Socket.IO handshakes use it too). A
+ * token verified within the TTL whose principal is cached is answered at once (every request with
+ * a token); anything else is looked up.
+ */
+export function authenticateCredentials(site: Site, credentials: Credentials): MaybePromise<Authenticated> {
   const header = credentials.authorization;
-  // A token verified within the TTL is known by the header's exact value: no parsing, no hashing.
-  const user = (header ? site.tokenCache.get(header) : undefined) ?? (await tokenUser(site, header));
-  if (user !== undefined) {
-    const principal = user === null ? undefined : await resolvePrincipal(site, user);
-    if (!principal) throw new AuthenticationError('Invalid API key or secret');
-    return { principal, sid: undefined };
-  }
+  // Known by the header's exact value: no parsing, no hashing.
+  const user = header ? site.tokenCache.get(header) : undefined;
+  if (user !== undefined) return andThen(resolvePrincipal(site, user), tokenAnswer);
+  return lookUp(site, credentials);
+}
+
+/** A token's user as a request's principal; a missing or disabled user is a 401. */
+function tokenAnswer(principal: Principal | undefined): Authenticated {
+  if (!principal) throw new AuthenticationError('Invalid API key or secret');
+  return { principal, sid: undefined };
+}
+
+async function lookUp(site: Site, credentials: Credentials): Promise<Authenticated> {
+  const user = await tokenUser(site, credentials.authorization);
+  if (user !== undefined) return tokenAnswer(user === null ? undefined : await resolvePrincipal(site, user));
 
   const sid = credentials.sid();
   if (sid && sid !== 'Guest') {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { RequestStep } from './request-pipeline.js';
 
 /** How long a request body may go without a byte arriving before the request is given up. */
 export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
@@ -25,19 +26,22 @@ export function setConnectionTimeout(req: FastifyRequest, ms: number): boolean {
  * arrives for `idleMs` is closed (Node destroys a socket whose timeout nobody handles), so a client
  * that stops sending cannot hold a request, and whatever it was writing, forever. Multipart
  * staging listens for the same timeout and answers 408 instead (see multipart-uploads.ts). The
- * timeout ends once the body is read, so slow handlers and slow responses are never cut off.
+ * timeout ends once the body is read (`end`, a preHandler step), so slow handlers and slow
+ * responses are never cut off. No steps when `idleMs` is 0.
  */
-export function registerBodyIdleTimeout(app: FastifyInstance, idleMs: number): void {
-  if (idleMs <= 0) return;
-  app.addHook('onRequest', (req, _reply, done) => {
-    if (announcesBody(req)) setConnectionTimeout(req, idleMs);
-    done();
-  });
-  // Ended once the body is read. A request answered before that (an error) keeps it only until
-  // Node replaces it with the keep-alive timeout as the answer finishes, which must not be undone
-  // by a reset here.
-  app.addHook('preHandler', (req, _reply, done) => {
-    if (announcesBody(req)) setConnectionTimeout(req, 0);
-    done();
-  });
+export function bodyIdleTimeout(idleMs: number): { start?: RequestStep; end?: RequestStep } {
+  if (idleMs <= 0) return {};
+  return {
+    start: (req) => {
+      if (announcesBody(req)) setConnectionTimeout(req, idleMs);
+      return undefined;
+    },
+    // A request answered before its body was read (an error) keeps the timeout only until Node
+    // replaces it with the keep-alive timeout as the answer finishes, which must not be undone
+    // by a reset here.
+    end: (req) => {
+      if (announcesBody(req)) setConnectionTimeout(req, 0);
+      return undefined;
+    },
+  };
 }

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';
+import { ANSWERED, type RequestStep } from './request-pipeline.js';
 
 /** What decides a CORS answer (setting `allow_cors`, developer mode). */
 export interface CorsSettings {
@@ -69,9 +70,9 @@ function applyOrigin(reply: FastifyReply, allowCors: CorsSettings['allowCors'], 
  * without an Origin get no CORS headers, so they need no check. When the database cannot be
  * reached the last known settings serve, since OPTIONS and error answers must always go out.
  */
-export function registerCors(app: FastifyInstance, site: Site): void {
+export function corsSteps(site: Site): { preflight: RequestStep; headers: RequestStep } {
   const developerMode = site.config.developer_mode;
-  const answerPreflight = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  const answerPreflight = async (req: FastifyRequest, reply: FastifyReply): Promise<typeof ANSWERED> => {
     const origin = header(req, 'origin');
     const allowCors = await corsFor(site, origin);
     const allowed = applyOrigin(reply, allowCors, origin);
@@ -83,21 +84,22 @@ export function registerCors(app: FastifyInstance, site: Site): void {
       if (!developerMode) reply.header('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
     }
     reply.code(200).send();
+    return ANSWERED;
   };
-  app.addHook('onRequest', (req, reply, done) => {
-    if (req.method !== 'OPTIONS') return done();
-    // Sending from the hook ends the request here; done() is not called then.
-    answerPreflight(req, reply).catch(done);
-  });
-  app.addHook('onSend', (req, reply, payload, done) => {
-    const origin = header(req, 'origin');
-    // Without an Origin there is nothing to judge: no database check, no promise.
-    if (req.method === 'OPTIONS' || origin === undefined) {
-      if (req.method !== 'OPTIONS') applyOrigin(reply, site.settingsCache.current.allow_cors, undefined);
-      return done(null, payload);
-    }
-    applyCors(site, req, reply).then(() => done(null, payload), done);
-  });
+  return {
+    // An onRequest step: every OPTIONS request is answered here, by sending from the hook.
+    preflight: (req, reply) => (req.method === 'OPTIONS' ? answerPreflight(req, reply) : undefined),
+    // An onSend step.
+    headers: (req, reply) => {
+      const origin = header(req, 'origin');
+      // Without an Origin there is nothing to judge: no database check, no promise.
+      if (req.method === 'OPTIONS' || origin === undefined) {
+        if (req.method !== 'OPTIONS') applyOrigin(reply, site.settingsCache.current.allow_cors, undefined);
+        return undefined;
+      }
+      return applyCors(site, req, reply);
+    },
+  };
 }
 
 /**

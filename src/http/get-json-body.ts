@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { InvalidRequestBody, RequestTooLarge } from '../errors/index.js';
 import { announcesBody } from './body-idle-timeout.js';
+import type { RequestStep } from './request-pipeline.js';
 
 /** The JSON media types the app parses (`application/json`, `application/*+json`). */
 export const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -64,12 +65,12 @@ function readBody(req: FastifyRequest, limit: number): Promise<string> {
  * of GET requests, so this hook reads and parses one before the handler builds its arguments,
  * with the same rules and size limit as any other JSON body.
  */
-export function registerGetJsonBody(app: FastifyInstance, bodyLimit: number): void {
-  app.addHook('preValidation', (req, _reply, done) => {
-    if (req.method !== 'GET' || req.body !== undefined || !announcesBody(req)) return done();
-    if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return done();
-    readBody(req, bodyLimit).then((text) => {
+export function readJsonBodyOfGet(bodyLimit: number): RequestStep {
+  return (req) => {
+    if (req.method !== 'GET' || req.body !== undefined || !announcesBody(req)) return undefined;
+    if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return undefined;
+    return readBody(req, bodyLimit).then((text) => {
       req.body = parseJsonBody(text);
-    }).then(() => done(), done);
-  });
+    });
+  };
 }

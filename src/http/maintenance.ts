@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { maintenanceStop, type Site } from '../site/site.js';
+import type { RequestStep } from './request-pipeline.js';
 
 /**
  * Maintenance without reads (docs/configuration.md "Maintenance"): every request but a CORS
@@ -7,9 +7,9 @@ import { maintenanceStop, type Site } from '../site/site.js';
  * and Site.write refuses their writes (503 InReadOnlyMode). The state is looked up at each
  * request, so `fw maintenance on|off` needs no restart.
  */
-export function registerMaintenance(app: FastifyInstance, site: Site): void {
-  app.addHook('onRequest', (req, _reply, done) => {
+export function refuseInMaintenance(site: Site): RequestStep {
+  return (req) => {
     const state = site.maintenance.current;
-    done(state.on && !state.allowReads && req.method !== 'OPTIONS' ? maintenanceStop() : undefined);
-  });
+    return state.on && !state.allowReads && req.method !== 'OPTIONS' ? maintenanceStop() : undefined;
+  };
 }

@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyMultipartBaseOptions } from '@fastify/multipart';
 import { FwError, InvalidRequestBody, MaxFileSizeReachedError, PermissionError, RequestTooLarge } from '../errors/index.js';
 import type { FileStore } from '../files/file-store.js';
@@ -12,6 +12,7 @@ import { authenticate } from './authenticate.js';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, setConnectionTimeout } from './body-idle-timeout.js';
 import { requestTimeout } from './framework-errors.js';
 import { ClosingDelimiter } from './multipart-closing.js';
+import type { RequestStep } from './request-pipeline.js';
 
 /** The multipart part that carries the upload, as in the reference and its clients. */
 const FILE_PART = 'file';
@@ -234,7 +235,7 @@ async function releaseUploads(req: FastifyRequest, statusCode: number): Promise<
  * request staged is released when its answer is sent: the staged copy always, copies placed under
  * a key too when the request failed.
  */
-export function registerUploadStaging(app: FastifyInstance, site: Site, idleMs = DEFAULT_BODY_IDLE_TIMEOUT_MS): void {
+export function uploadSteps(site: Site, idleMs = DEFAULT_BODY_IDLE_TIMEOUT_MS): { stage: RequestStep; release: RequestStep } {
   const store = site.files;
   const stage = async (req: FastifyRequest): Promise<void> => {
     // Staging runs before the route's metadata check, so it asks for fresh settings itself.
@@ -244,17 +245,11 @@ export function registerUploadStaging(app: FastifyInstance, site: Site, idleMs =
     const { max_file_size } = await siteSettings(site, { fresh: true });
     req.body = await readMultipart(req, store, { ...site.config, max_file_size }, idleMs, stageFiles);
   };
-  app.addHook('preValidation', (req, _reply, done) => {
-    if (!req.isMultipart()) return done();
-    stage(req).then(() => done(), done);
-  });
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (!uploadsOf.has(req)) return done(null, payload);
-    releaseUploads(req, reply.statusCode).then(() => done(null, payload), done);
-  });
-  // A request whose answer was never sent (the client went away) still lets go of its uploads.
-  app.addHook('onResponse', (req, reply, done) => {
-    if (!uploadsOf.has(req)) return done();
-    releaseUploads(req, reply.statusCode).then(() => done(), done);
-  });
+  return {
+    // A preValidation step.
+    stage: (req) => (req.isMultipart() ? stage(req) : undefined),
+    // An onSend step, and an onResponse one: a request whose answer was never sent (the client
+    // went away) still lets go of its uploads.
+    release: (req, reply) => (uploadsOf.has(req) ? releaseUploads(req, reply.statusCode) : undefined),
+  };
 }

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NestingDepthExceeded } from '../errors/index.js';
 import { MAX_JSON_DEPTH, valueNestingExceeds } from '../json/nesting-depth.js';
+import type { RequestStep } from './request-pipeline.js';
 
 /** The refusal for the first argument of `args` nested deeper than MAX_JSON_DEPTH, if any. */
 function deepArgument(args: unknown, source: string): NestingDepthExceeded | undefined {
@@ -21,8 +21,4 @@ function deepArgument(args: unknown, source: string): NestingDepthExceeded | und
  * 400 NestingDepthExceeded, so nothing downstream (validation, error messages, the stored text)
  * ever walks such a value recursively. The measuring itself keeps a stack of its own.
  */
-export function registerNestingGuard(app: FastifyInstance): void {
-  app.addHook('preHandler', (req: FastifyRequest, _reply, done) => {
-    done(deepArgument(req.query, 'query') ?? deepArgument(req.body, 'body'));
-  });
-}
+export const refuseDeepArguments: RequestStep = (req) => deepArgument(req.query, 'query') ?? deepArgument(req.body, 'body');

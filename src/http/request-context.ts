@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import type { Principal } from '../auth/principal.js';
 import type { HttpExchange, HttpVerb } from '../rpc/method-registry.js';
 import type { Site } from '../site/site.js';
@@ -19,12 +20,13 @@ export interface RequestContext {
   readonly request: true;
 }
 
-/** Authenticates the request and bundles what its handler needs. */
-export async function requestContext(site: Site, req: FastifyRequest): Promise<RequestContext> {
-  const { principal, sid, csrfToken, sidFromParameter } = await authenticate(site, req);
-  // Only the cookie is sent by browsers on their own; authenticate read System Settings just now.
-  if (sid !== undefined && !sidFromParameter) checkCsrf(req, { csrfToken }, site.settingsCache.current.allow_cors);
-  return { site, principal, requestId: req.id, sid, messages: new UserMessages(), request: true };
+/** Authenticates the request and bundles what its handler needs: at once when authentication answers at once. */
+export function requestContext(site: Site, req: FastifyRequest): MaybePromise<RequestContext> {
+  return andThen(authenticate(site, req), ({ principal, sid, csrfToken, sidFromParameter }) => {
+    // Only the cookie is sent by browsers on their own; authenticate read System Settings just now.
+    if (sid !== undefined && !sidFromParameter) checkCsrf(req, { csrfToken }, site.settingsCache.current.allow_cors);
+    return { site, principal, requestId: req.id, sid, messages: new UserMessages(), request: true } as const;
+  });
 }
 
 /** The cookie attributes of docs/api.md: Path /, SameSite Lax, Secure behind https. */

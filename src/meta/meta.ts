@@ -43,6 +43,8 @@ export class Meta {
   readonly valueFields: readonly ResolvedField[];
   /** Table and Table MultiSelect fields. */
   readonly tableFields: readonly ResolvedField[];
+  /** Fields above permlevel 0: the only ones field-level permissions can withhold. */
+  readonly leveledFields: readonly ResolvedField[];
   /** The standard column names of this table (child columns included for child DocTypes). */
   readonly standardColumns: readonly string[];
   readonly #byName: ReadonlyMap<string, ResolvedField>;
@@ -60,6 +62,7 @@ export class Meta {
     });
     this.valueFields = this.fields.filter((f) => f.column !== undefined);
     this.tableFields = this.fields.filter((f) => f.type.isTable === true);
+    this.leveledFields = this.fields.filter((f) => (f.def.permlevel ?? 0) > 0);
     this.#byName = new Map(this.fields.map((f) => [f.def.fieldname, f]));
     this.standardColumns = this.isChild ? [...STANDARD_FIELDS, ...CHILD_FIELDS] : [...STANDARD_FIELDS];
   }

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PermissionError } from '../errors/index.js';
 import { authenticate } from '../http/authenticate.js';
+import type { RequestStep } from '../http/request-pipeline.js';
 import type { Site } from '../site/site.js';
 import { clusterMetricsText } from './cluster-metrics.js';
 import { siteMetrics } from './site-metrics.js';
@@ -51,16 +52,18 @@ function routeLabel(site: Site, req: FastifyRequest): string | undefined {
   return method ? `${pattern.slice(0, -1)}${method.path}` : pattern;
 }
 
-/**
- * `GET /metrics` and `GET /api/method/fw.metrics` (also `frappe.metrics`): the site's metrics in
- * the Prometheus text format. Every answered request is counted by its route pattern and status.
- */
-export function registerMetrics(app: FastifyInstance, site: Site): void {
+/** Counts every answered request by its route pattern and status (an onResponse step). */
+export function countAnswers(site: Site): RequestStep {
   const metrics = siteMetrics(site);
-  app.addHook('onResponse', (req, reply, done) => {
+  return (req, reply) => {
     metrics.observe(req.method, routeLabel(site, req), reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
+    return undefined;
+  };
+}
+
+/** `GET /metrics` and `GET /api/method/fw.metrics` (also `frappe.metrics`): the site's metrics in the Prometheus text format. */
+export function registerMetricsRoutes(app: FastifyInstance, site: Site): void {
+  const metrics = siteMetrics(site);
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     await authorize(site, req);
     // Under `fw serve --workers N`, every worker's series by way of the primary; else this process's.

@@ -1,5 +1,6 @@
 import type { Doc, PermissionType } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
+import { allOf, andThen, anyOf, type MaybePromise } from '../async/maybe-promise.js';
 import type { PermissionContext } from './permission-context.js';
 import { hasPermission, roleGrant } from './role-permissions.js';
 import { isShareable, shareAllows } from './shares.js';
@@ -11,11 +12,11 @@ import { satisfiesUserPermissions } from './user-permissions.js';
  * is the DocType-level check that runs before a document is loaded, so that a DocType the caller
  * cannot reach at all answers 403 whether or not the document exists.
  */
-export async function mayUseDocType(pc: PermissionContext, meta: Meta, right: PermissionType): Promise<boolean> {
+export function mayUseDocType(pc: PermissionContext, meta: Meta, right: PermissionType): MaybePromise<boolean> {
   if (pc.principal.isAdministrator) return true;
   if (roleGrant(pc.principal, meta, right) !== 'none') return true;
   if (!isShareable(right)) return false;
-  return (await pc.shares(meta.name)).some((s) => shareAllows(s, right));
+  return pc.shares(meta.name).then((shares) => shares.some((s) => shareAllows(s, right)));
 }
 
 /**
@@ -25,22 +26,22 @@ export async function mayUseDocType(pc: PermissionContext, meta: Meta, right: Pe
  * any of those refuses, a share of this document that gives `right` still allows it, unless
  * `viaShares` is false (renaming: a share never renames, docs/security.md).
  */
-export async function mayUseDocument(
+export function mayUseDocument(
   pc: PermissionContext,
   meta: Meta,
   right: PermissionType,
   doc: Doc,
   options: { readonly viaShares?: boolean } = {},
-): Promise<boolean> {
+): MaybePromise<boolean> {
   if (pc.principal.isAdministrator) return true;
-  if (await rolesAllow(pc, meta, right, doc)) return true;
-  return options.viaShares !== false && isSharedFor(pc, meta, right, doc);
+  return anyOf(rolesAllow(pc, meta, right, doc), () => options.viaShares !== false && isSharedFor(pc, meta, right, doc));
 }
 
-async function rolesAllow(pc: PermissionContext, meta: Meta, right: PermissionType, doc: Doc): Promise<boolean> {
+function rolesAllow(pc: PermissionContext, meta: Meta, right: PermissionType, doc: Doc): MaybePromise<boolean> {
   if (!hasPermission(pc.principal, meta, right, doc)) return false;
-  if (!(await pc.hooks.allows({ doc, meta, right, principal: pc.principal, ctx: pc.ctx }))) return false;
-  return satisfiesUserPermissions(meta, doc, await pc.userPermissions(), pc.metaOf);
+  return allOf(pc.hooks.allows({ doc, meta, right, principal: pc.principal, ctx: pc.ctx }), () =>
+    andThen(pc.userPermissions(), (rules) => satisfiesUserPermissions(meta, doc, rules, pc.metaOf)),
+  );
 }
 
 async function isSharedFor(pc: PermissionContext, meta: Meta, right: PermissionType, doc: Doc): Promise<boolean> {

@@ -6,11 +6,17 @@ import { permittedLevels, type Actor } from './role-permissions.js';
 /**
  * The document without the fields the actor may not read (permlevel > 0 without a row granting read
  * at that level), child rows included: their levels are the parent DocType's (docs/architecture.md "Permissions").
- * Returns a copy; the Administrator gets the document unchanged.
+ * Returns a copy when a field may be withheld; otherwise (the Administrator, a DocType whose fields
+ * all sit at level 0, nearly every read) the document itself.
  */
 export function hideUnreadableFields(actor: Actor, meta: Meta, doc: Doc, metaOf: (doctype: string) => Meta): Doc {
-  if (actor.isAdministrator) return doc;
+  if (actor.isAdministrator || !hasLeveledFields(meta, metaOf)) return doc;
   return strip(meta, doc, permittedLevels(actor, meta, 'read'), metaOf);
+}
+
+/** True when a field of `meta` or of its child DocTypes sits above permlevel 0. */
+function hasLeveledFields(meta: Meta, metaOf: (doctype: string) => Meta): boolean {
+  return meta.leveledFields.length > 0 || meta.tableFields.some((tf) => metaOf(tf.def.options ?? '').leveledFields.length > 0);
 }
 
 function strip(meta: Meta, doc: Doc, levels: ReadonlySet<number>, metaOf: (doctype: string) => Meta): Doc {

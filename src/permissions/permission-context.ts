@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../async/maybe-promise.js';
 import type { Principal } from '../auth/principal.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { Meta } from '../meta/meta.js';
@@ -16,8 +17,8 @@ export interface PermissionContext {
   readonly hooks: PermissionHooks;
   /** The unit of work, handed on to app hooks. */
   readonly ctx: DocContext;
-  /** The principal's User Permission rules. */
-  userPermissions(): Promise<readonly UserPermissionRule[]>;
+  /** The principal's User Permission rules: at once when the principal carries them. */
+  userPermissions(): MaybePromise<readonly UserPermissionRule[]>;
   /** Shares of `doctype` documents (of one, when `name` is given) with the principal or everyone. */
   shares(doctype: string, name?: string): Promise<readonly ShareGrant[]>;
 }

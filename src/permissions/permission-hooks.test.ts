@@ -49,3 +49,29 @@ describe('PermissionHooks', () => {
     assert.equal(await hooks.conditions({ ...args, meta: COMPANY }), undefined);
   });
 });
+
+describe('PermissionHooks without waiting', () => {
+  test('synchronous hooks are answered without a promise', () => {
+    const hooks = new PermissionHooks().onHasPermission('Note', () => true).onHasPermission('*', () => undefined);
+    assert.equal(ask(hooks), true);
+    assert.equal(ask(new PermissionHooks().onHasPermission('Note', () => false)), false);
+  });
+
+  test('an async hook is waited for, and the hooks after it run once it allowed', async () => {
+    const ran: string[] = [];
+    const hooks = new PermissionHooks()
+      .onHasPermission('Note', async () => (ran.push('async'), undefined))
+      .onHasPermission('Note', () => (ran.push('after'), false));
+    const answer = ask(hooks);
+    assert.ok(answer instanceof Promise);
+    assert.equal(await answer, false);
+    assert.deepEqual(ran, ['async', 'after']);
+  });
+
+  test('a hook added later is asked from then on', () => {
+    const hooks = new PermissionHooks();
+    assert.equal(ask(hooks), true);
+    hooks.onHasPermission('Note', () => false);
+    assert.equal(ask(hooks), false);
+  });
+});

@@ -3,6 +3,7 @@ import type { DocContext } from '../documents/doc-context.js';
 import type { Doc, PermissionType } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { Condition } from '../query/list-query.js';
+import type { MaybePromise } from '../async/maybe-promise.js';
 
 /** What a `has_permission` hook is asked: may `principal` use `right` on `doc`? */
 export interface HasPermissionArgs {
@@ -32,38 +33,45 @@ export type PermissionQueryHook = (
   args: QueryConditionArgs,
 ) => Condition | undefined | Promise<Condition | undefined>;
 
+/** Whether the hooks from `from` on allow: without waiting until one of them answers with a promise. */
+function allowedFrom(hooks: readonly HasPermissionHook[], from: number, args: HasPermissionArgs): MaybePromise<boolean> {
+  for (let i = from; i < hooks.length; i++) {
+    const answer = hooks[i]!(args);
+    if (answer instanceof Promise) return answer.then((a) => a !== false && allowedFrom(hooks, i + 1, args));
+    if (answer === false) return false;
+  }
+  return true;
+}
+
 /**
  * Permission hooks by DocType (`*` for every DocType). Built-in controllers (ToDo) and apps register
  * through the same calls; every hook registered for a DocType runs, and any one of them can deny.
  */
 export class PermissionHooks {
-  readonly #hasPermission = new Map<string, HasPermissionHook[]>();
-  readonly #queryConditions = new Map<string, PermissionQueryHook[]>();
+  readonly #hasPermission = new HooksByDocType<HasPermissionHook>();
+  readonly #queryConditions = new HooksByDocType<PermissionQueryHook>();
 
   /** Adds a `has_permission` hook for `doctype`. */
   onHasPermission(doctype: string, hook: HasPermissionHook): this {
-    add(this.#hasPermission, doctype, hook);
+    this.#hasPermission.add(doctype, hook);
     return this;
   }
 
   /** Adds a `permission_query_conditions` hook for `doctype`. */
   onQueryConditions(doctype: string, hook: PermissionQueryHook): this {
-    add(this.#queryConditions, doctype, hook);
+    this.#queryConditions.add(doctype, hook);
     return this;
   }
 
   /** False as soon as one hook for the document's DocType denies; true when none does. */
-  async allows(args: HasPermissionArgs): Promise<boolean> {
-    for (const hook of chain(this.#hasPermission, args.meta.name)) {
-      if ((await hook(args)) === false) return false;
-    }
-    return true;
+  allows(args: HasPermissionArgs): MaybePromise<boolean> {
+    return allowedFrom(this.#hasPermission.for(args.meta.name), 0, args);
   }
 
   /** The conditions of every hook for the DocType, ANDed; undefined when no hook restricts. */
   async conditions(args: QueryConditionArgs): Promise<Condition | undefined> {
     const parts: Condition[] = [];
-    for (const hook of chain(this.#queryConditions, args.meta.name)) {
+    for (const hook of this.#queryConditions.for(args.meta.name)) {
       const condition = await hook(args);
       if (condition !== undefined) parts.push(condition);
     }
@@ -72,13 +80,25 @@ export class PermissionHooks {
   }
 }
 
-function add<T>(map: Map<string, T[]>, doctype: string, hook: T): void {
-  const list = map.get(doctype) ?? [];
-  list.push(hook);
-  map.set(doctype, list);
-}
+/** Hooks by DocType, `*` for every DocType; each DocType's list made once (until a hook is added). */
+class HooksByDocType<T> {
+  readonly #own = new Map<string, T[]>();
+  readonly #lists = new Map<string, readonly T[]>();
 
-/** Hooks for every DocType first, then the DocType's own, each in registration order. */
-function chain<T>(map: ReadonlyMap<string, T[]>, doctype: string): T[] {
-  return [...(map.get('*') ?? []), ...(map.get(doctype) ?? [])];
+  add(doctype: string, hook: T): void {
+    const own = this.#own.get(doctype) ?? [];
+    own.push(hook);
+    this.#own.set(doctype, own);
+    this.#lists.clear();
+  }
+
+  /** Hooks for every DocType first, then the DocType's own, each in registration order. */
+  for(doctype: string): readonly T[] {
+    let list = this.#lists.get(doctype);
+    if (!list) {
+      list = [...(this.#own.get('*') ?? []), ...(this.#own.get(doctype) ?? [])];
+      this.#lists.set(doctype, list);
+    }
+    return list;
+  }
 }

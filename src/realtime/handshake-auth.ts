@@ -43,7 +43,7 @@ function authorizationOf(handshake: Handshake): string | undefined {
  * Authenticates a handshake exactly as an HTTP request: Authorization first, then the `sid`
  * cookie, else Guest. Wrong credentials throw (the connection is refused).
  */
-export function authenticateHandshake(site: Site, handshake: Handshake): Promise<Authenticated> {
+export async function authenticateHandshake(site: Site, handshake: Handshake): Promise<Authenticated> {
   return authenticateCredentials(site, {
     authorization: authorizationOf(handshake),
     sid: () => sidCookie(handshake.headers.cookie),

@@ -108,7 +108,8 @@ for (const dialect of testDialects()) {
       const names: string[] = [];
       for (let i = 0; i < 6; i++) names.push(await insertTodo(base, admin, `cluster ${i}`));
       for (const s of sockets) {
-        await s.next('list_update', (m) => m.name === names[names.length - 1]);
+        // Through NOTIFY the last write's event may come before an earlier one's: wait for each.
+        for (const name of names) await s.next('list_update', (m) => m.name === name);
         const heard = s.received.filter((r) => r.event === 'list_update').map((r) => (r.args[0] as { name: string }).name);
         // docs/realtime.md "Across processes": through the primary (SQLite) in commit order; through
         // NOTIFY (PostgreSQL) writes served by different processes may arrive in either order.
