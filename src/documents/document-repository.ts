@@ -29,6 +29,8 @@ function byColumn(columns: readonly string[], values: readonly unknown[]): Recor
   return row;
 }
 
+const NO_CHILDREN: readonly ChildLink[] = [];
+
 /**
  * Reads and writes document rows: the parent row and its child rows, converted between stored
  * values and JSON values by the field types. Knows nothing of permissions or validation.
@@ -42,7 +44,8 @@ export class DocumentRepository {
     this.#metaOf = metaOf;
   }
 
-  #children(meta: Meta): ChildLink[] {
+  #children(meta: Meta): readonly ChildLink[] {
+    if (meta.tableFields.length === 0) return NO_CHILDREN;
     return meta.tableFields
       .filter((f) => f.def.options && this.#hasMeta(f.def.options))
       .map((field) => ({ field, meta: this.#metaOf(field.def.options as string) }));

@@ -143,13 +143,15 @@ function slashNameRoute(site: Site, req: FastifyRequest, reply: FastifyReply, sh
 
 function paramsTarget(req: FastifyRequest): ResourceTarget {
   const { doctype, name, method } = req.params as { doctype: string; name?: string; method?: string };
-  return { doctype, name: name ?? '', ...(method !== undefined ? { method } : {}) };
+  return method === undefined ? { doctype, name: name ?? '' } : { doctype, name: name ?? '', method };
 }
+
+const readV1Document = readDocument('v1');
 
 /** v1 `GET …/<name>`: the document, or with `run_method` a document method run read-only. */
 const v1ReadOrRunMethod: ResourceHandler = async (site, req, reply, target) => {
   const method = runMethodName(req);
-  if (method === undefined) return readDocument('v1')(site, req, reply, target);
+  if (method === undefined) return readV1Document(site, req, reply, target);
   const outcome = await runDocumentMethod(site, req, reply, { ...target, method });
   return { data: outcome.result ?? null, ...outcome.messages };
 };
