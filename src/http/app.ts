@@ -57,10 +57,11 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
 }
 
 /**
- * The HTTP surface of one site. Hook order: request id -> Host check -> CORS (answers OPTIONS) ->
- * body parsing (multipart staged) -> nesting-depth guard -> route (each handler authenticates
- * through requestContext) -> envelope -> counted for /metrics; the error handler is last and is
- * the only place errors become responses.
+ * The HTTP surface of one site. Every request takes the steps of the pipeline below, phase by
+ * phase: request id -> closing, Host and maintenance refusals -> CORS (answers OPTIONS) -> body
+ * parsing (multipart staged) -> nesting-depth guard -> route (each handler authenticates through
+ * requestContext) -> envelope and headers -> counted for /metrics; the error handler is last and
+ * is the only place errors become responses.
  */
 export async function buildApp(site: Site, options: AppOptions = {}): Promise<FastifyInstance> {
   const developerMode = site.config.developer_mode;
