@@ -7,8 +7,8 @@ export const START_MARKER = '<!-- bench:start -->';
 export const END_MARKER = '<!-- bench:end -->';
 
 function mdTable(header: string[], rows: string[][]): string[] {
-  const escape = (c: string) => c.replaceAll('|', '\\|');
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(escape).join(' | ')} |`)];
+  const escapeCell = (c: string) => c.replaceAll('|', '\\|');
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(escapeCell).join(' | ')} |`)];
 }
 
 /** The generated section: command, date, machine, targets, then every run's figures. */

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { FieldContext } from '../meta/field-types/field-type.js';
-import type { Meta, ResolvedField } from '../meta/meta.js';
+import type { Meta } from '../meta/meta.js';
 
 /**
  * The first option of a Select, its implicit default (docs/architecture.md "The document pipeline", insert step 1). A blank first

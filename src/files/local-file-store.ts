@@ -157,7 +157,7 @@ export class LocalFileStore implements FileStore {
   async open(key: string, range?: ByteRange): Promise<OpenedObject | undefined> {
     const path = this.#path(key);
     if (!path) return undefined;
-    let handle;
+    let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(path, 'r');
     } catch (err) {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FwError, InvalidAuthorizationHeader, InvalidAuthorizationToken } from '../errors/index.js';
+import { type FwError, InvalidAuthorizationHeader, InvalidAuthorizationToken } from '../errors/index.js';
 import { parseAuthorizationHeader } from './authorization-header.js';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');

@@ -8,6 +8,7 @@ export const ANSWERED = Symbol('answered');
  * with it), ANSWERED, or a promise of one of those when the step must wait (reading a body,
  * asking for fresh settings).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: an async step that falls off its end resolves to void, meaning "go on"
 export type StepOutcome = undefined | Error | typeof ANSWERED | Promise<void | typeof ANSWERED>;
 
 /** One thing the app does to every request at one phase; most return at once, having nothing to do. */
@@ -37,7 +38,10 @@ function runSteps(steps: readonly RequestStep[], from: number, req: FastifyReque
     const outcome = steps[i]!(req, reply);
     if (outcome === undefined) continue;
     if (outcome === ANSWERED) return;
-    if (outcome instanceof Error) return done(outcome);
+    if (outcome instanceof Error) {
+      done(outcome);
+      return;
+    }
     outcome.then((after) => {
       if (after !== ANSWERED) runSteps(steps, i + 1, req, reply, done);
     }, done);

@@ -24,6 +24,7 @@ export interface JobRun {
 }
 
 /** A job handler: resolves when done, throws to fail the attempt (it is retried while retries remain). */
+// biome-ignore lint/suspicious/noExplicitAny: each handler declares the shape of the arguments its job was queued with
 export type JobHandler = (args: any, run: JobRun) => Promise<void> | void;
 
 /** Defaults a handler's jobs get unless enqueue says otherwise. */

@@ -189,7 +189,7 @@ export async function countJobs(q: Queryable, dialect: Dialect): Promise<Record<
  */
 export async function retryFailedJob(q: Queryable, dialect: Dialect, name: string, now: number): Promise<boolean> {
   const job = await getJob(q, dialect, name);
-  if (!job || job.status !== 'failed') return false;
+  if (job?.status !== 'failed') return false;
   if (job.job_id !== null) {
     const holders = await q.all(dialect.builder.selectFrom(JOB_TABLE).select('name').where('dedupe_key', '=', job.job_id).compile());
     if (holders.length > 0) return false;

@@ -50,7 +50,7 @@ export function childSelections(items: readonly SelectItem[], ctx: ScopeContext)
     if (item.kind !== 'children') continue;
     const field = ctx.meta.field(item.table);
     const options = field?.def.options?.trim();
-    if (!field || !field.type.isTable || !options) throw new DataError(`Field not permitted in query: ${item.table}`);
+    if (!field?.type.isTable || !options) throw new DataError(`Field not permitted in query: ${item.table}`);
     if (out.some((c) => c.key === item.table)) throw new DataError(`Child table ${item.table} is named twice in fields`);
     if (ctx.canRead && !ctx.canRead(ctx.meta, item.table)) continue;
     const childMeta: Meta = ctx.metaOf(options);
@@ -76,6 +76,7 @@ export function childSelections(items: readonly SelectItem[], ctx: ScopeContext)
 }
 
 // Compile-only builder (Kysely<any>), as in compile-list-query.ts.
+// biome-ignore lint/suspicious/noExplicitAny: a compile-only Kysely builder has no schema type (src/storage/compile-only.ts)
 type Builder = SelectQueryBuilder<any, any, any>;
 
 function childStatement(dialect: Dialect, child: ChildSelection, names: readonly string[]): SqlStatement {

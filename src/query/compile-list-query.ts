@@ -142,6 +142,7 @@ function orderItems(
 }
 
 // The builder is compile-only and untyped (Kysely<any>); its row type carries no information here.
+// biome-ignore lint/suspicious/noExplicitAny: a compile-only Kysely builder has no schema type (src/storage/compile-only.ts)
 type Builder = SelectQueryBuilder<any, any, any>;
 
 function fromWithJoins(scope: QueryScope, ctx: CompileContext): Builder {

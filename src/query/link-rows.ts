@@ -19,6 +19,7 @@ export interface LinkRowsContext {
 }
 
 // Compile-only builder (Kysely<any>), as in compile-list-query.ts.
+// biome-ignore lint/suspicious/noExplicitAny: a compile-only Kysely builder has no schema type (src/storage/compile-only.ts)
 type Builder = SelectQueryBuilder<any, any, any>;
 
 /**

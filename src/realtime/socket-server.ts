@@ -81,7 +81,7 @@ async function admit(site: Site, hub: RealtimeHub, socket: Socket): Promise<void
     if (socket.nsp.name.slice(1).toLowerCase() !== host) throw new Error('Invalid namespace');
   }
   if (!(await originPermitted(site, headers))) throw new Error('Invalid origin');
-  let authenticated;
+  let authenticated: Awaited<ReturnType<typeof authenticateHandshake>>;
   try {
     authenticated = await authenticateHandshake(site, { headers, auth: socket.handshake.auth as Record<string, unknown> | undefined });
   } catch {

@@ -150,7 +150,7 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
   const config: SiteConfig = {
     db_url: expect(raw.db_url, isString, 'db_url', 'a database URL', ''),
     encryption_key: expect(raw.encryption_key, isString, 'encryption_key', 'a non-empty string', ''),
-    developer_mode: expect(raw.developer_mode, (v) => typeof v === 'boolean' || v === 0 || v === 1, 'developer_mode', 'true or false', false) ? true : false,
+    developer_mode: Boolean(expect(raw.developer_mode, (v) => typeof v === 'boolean' || v === 0 || v === 1, 'developer_mode', 'true or false', false)),
     time_zone: expect(raw.time_zone, (v) => typeof v === 'string' && isValidTimeZone(v), 'time_zone', 'an IANA time zone like "Europe/Berlin"', DEFAULT_CONFIG.time_zone),
     session_expiry: expect(raw.session_expiry, positiveInt, 'session_expiry', 'a number of seconds', DEFAULT_CONFIG.session_expiry),
     max_request_size: expect(raw.max_request_size, positiveInt, 'max_request_size', 'a number of bytes', DEFAULT_CONFIG.max_request_size),

@@ -36,6 +36,7 @@ export interface ExistingColumn {
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
   /** A compile-only query builder for this dialect: build, `.compile()`, then run through a Queryable. */
+  // biome-ignore lint/suspicious/noExplicitAny: a compile-only Kysely builder has no schema type (src/storage/compile-only.ts)
   readonly builder: Kysely<any>;
   /** The DDL type for a portable column kind. */
   columnType(spec: ColumnSpec): string;

@@ -1,5 +1,4 @@
 import type { HookRegistry } from '../documents/hooks.js';
-import type { JobQueue } from '../jobs/job-queue.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
 import { DeliveryOutbox } from './delivery-outbox.js';
 import { WebhookCache } from './webhook-cache.js';

@@ -75,7 +75,7 @@ export async function deliver(deps: DeliveryDeps, logName: string): Promise<void
     return { hook, secret };
   });
   const { hook, secret } = read;
-  if (!hook || !hook.enabled) {
+  if (!hook?.enabled) {
     await finish(deps, scope, log, { status: 'Exhausted', attempt: log.attempt, nextRetry: null, responseStatus: null, response: '', error: 'The webhook is disabled or was deleted' });
     return;
   }

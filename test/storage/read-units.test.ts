@@ -14,7 +14,7 @@ for (const d of testDialects()) {
     let db: Database;
     let drop: () => Promise<void>;
     const b = () => db.dialect.builder;
-    const valueOf = async (q: Queryable, name: string) =>
+    const readValue = async (q: Queryable, name: string) =>
       (await q.all<{ n: number }>(b().selectFrom('tabCounter').select('n').where('name', '=', name).compile()))[0]?.n;
     const setValue = (name: string, n: number) =>
       db.transaction((q) => q.run(b().updateTable('tabCounter').set({ n }).where('name', '=', name).compile()));
@@ -37,13 +37,13 @@ for (const d of testDialects()) {
     test('every statement of a read unit sees the snapshot of its first, whatever commits meanwhile', async () => {
       await setValue('a', 1);
       const seen = await db.read(async (q) => {
-        const first = await valueOf(q, 'a');
+        const first = await readValue(q, 'a');
         await setValue('a', 2);
         await setValue('b', 2);
-        return { first, again: await valueOf(q, 'a'), other: await valueOf(q, 'b') };
+        return { first, again: await readValue(q, 'a'), other: await readValue(q, 'b') };
       });
       assert.deepEqual(seen, { first: 1, again: 1, other: 1 }, 'the commit after the first read is not seen');
-      assert.equal(await db.read((q) => valueOf(q, 'a')), 2, 'the next unit sees it');
+      assert.equal(await db.read((q) => readValue(q, 'a')), 2, 'the next unit sees it');
     });
 
     test('a unit waiting on I/O keeps its snapshot to itself: a unit started after a commit sees the commit', async () => {
@@ -51,12 +51,12 @@ for (const d of testDialects()) {
       let resume!: () => void;
       const paused = new Promise<void>((resolve) => (resume = resolve));
       const first = db.read(async (q) => {
-        const before = await valueOf(q, 'a');
+        const before = await readValue(q, 'a');
         await paused;
-        return [before, await valueOf(q, 'a')];
+        return [before, await readValue(q, 'a')];
       });
       await setValue('a', 11);
-      assert.equal(await db.read((q) => valueOf(q, 'a')), 11);
+      assert.equal(await db.read((q) => readValue(q, 'a')), 11);
       assert.deepEqual(await db.readOne(b().selectFrom('tabCounter').select('n').where('name', '=', 'a').compile()), [{ n: 11 }]);
       resume();
       assert.deepEqual(await first, [10, 10]);
@@ -74,18 +74,18 @@ for (const d of testDialects()) {
       };
       await refused(db.read((q) => q.run(update)));
       // After a read, as a unit of work does (its metadata check comes first).
-      await refused(db.read(async (q) => (await valueOf(q, 'a'), q.run(update))));
+      await refused(db.read(async (q) => (await readValue(q, 'a'), q.run(update))));
       await refused(db.readOne(update));
       await refused(db.read((q) => q.run(b().schema.createTable('tabSneaky').addColumn('x', sql.raw('text')).compile())));
-      assert.equal(await db.read((q) => valueOf(q, 'a')), 5);
+      assert.equal(await db.read((q) => readValue(q, 'a')), 5);
       // The connection that refused serves the next unit as usual.
-      assert.equal(await db.read((q) => valueOf(q, 'b')), await db.read((q) => valueOf(q, 'b')));
+      assert.equal(await db.read((q) => readValue(q, 'b')), await db.read((q) => readValue(q, 'b')));
     });
 
     test('a failed statement ends the unit cleanly: the next unit reads fresh data', async () => {
       await assert.rejects(db.read((q) => q.all({ sql: 'select * from "tabMissing"', parameters: [] })));
       await setValue('b', 7);
-      assert.equal(await db.read((q) => valueOf(q, 'b')), 7);
+      assert.equal(await db.read((q) => readValue(q, 'b')), 7);
     });
 
     test('rows iterated in a read unit come back whole', async () => {

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { testDialects } from '../helpers/dialects.js';
 import { dataOf } from '../helpers/document-api.js';
-import { axeViolations, browserSkipReason, urlMatches, launchBrowser, listen, login, newContext, screenshot } from '../helpers/browser.js';
+import { axeViolations, browserSkipReason, urlMatches, launchBrowser, listen, newContext, screenshot } from '../helpers/browser.js';
 import { ADMIN_PASSWORD, startTestSite, type TestSite } from '../helpers/test-site.js';
 
 /*

@@ -1,4 +1,3 @@
-import { getChildRow } from '../../documents/child-row-operations.js';
 import { getDocumentValues } from '../../documents/document-values.js';
 import { getDocumentBy } from '../../documents/find-document.js';
 import { countDocuments, listDocuments } from '../../documents/list-documents.js';
