@@ -16,7 +16,7 @@ export interface ServeSiteOptions {
   readonly dbUrl?: string;
   /** Fastify (pino) log level. */
   readonly logLevel: string;
-  /** JSON lines, or one readable line per request (FW_LOG_FORMAT; docs/configuration.md "Logs"). */
+  /** JSON lines, or one readable line per request (FW_LOG_FORMAT; docs/configuration.md "Environment"). */
   readonly logFormat?: LogFormat;
   /** Printed once the server listens, given its URL (the terminal banner; serve-banner.ts). */
   readonly banner?: (url: string) => string;

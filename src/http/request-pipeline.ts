@@ -16,7 +16,7 @@ export type RequestStep = (req: FastifyRequest, reply: FastifyReply) => StepOutc
 
 /**
  * Everything the app does to every request, phase by phase, in order (Fastify's request
- * lifecycle; docs/architecture.md "The HTTP layer"). A route's handler runs between preHandler
+ * lifecycle; docs/architecture.md "A request"). A route's handler runs between preHandler
  * and onSend. A step that is off by configuration is left out (undefined).
  */
 export interface RequestPipeline {

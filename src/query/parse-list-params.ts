@@ -97,7 +97,7 @@ function countLeaves(conditions: readonly Condition[]): number {
 /**
  * The decoded `filters` / `or_filters` value: a list or a dict, JSON text or native. Anything else
  * (text that is not JSON, a number, a bare name) is a 417 like every other malformed parameter,
- * never silently read as something else (docs/api.md "Listing documents").
+ * never silently read as something else (docs/api.md "Lists").
  */
 function filterValue(raw: unknown, param: string): unknown {
   const value = decodeJson(raw, param);

@@ -38,7 +38,7 @@ function announceViewers(hub: RealtimeHub, topic: Topic & { kind: 'open_doc' }):
 }
 
 /**
- * The client events of the reference's realtime server (docs/realtime.md, "Subscribing"). A
+ * The client events of the reference's realtime server (docs/realtime.md, "Connecting with Socket.IO"). A
  * subscription is checked against the user's read permission at that moment; a refused or
  * malformed one is ignored, as in the reference, and only an acknowledgement callback (an fw
  * addition) says so. Events for the document rooms are filtered again at each delivery.

@@ -52,7 +52,7 @@ function forwardUpgrade(port: number, req: IncomingMessage, socket: Duplex, head
 
 /**
  * Keeps every request of a Socket.IO session on the worker that holds it, under `--workers`
- * (docs/deployment.md, "Realtime with several workers"). The cluster hands connections to workers
+ * (docs/realtime.md, "Long-polling and workers"). The cluster hands connections to workers
  * in turn, but long-polling sends each poll as a new request and the session lives in one worker's
  * memory. So each worker listens on a private loopback port, puts that port in the session ids it
  * issues, and relays a request (or WebSocket upgrade) that carries another worker's session id to

@@ -6,7 +6,7 @@ import { WEBHOOK_REQUEST_LOG } from './doctypes/index.js';
 import { insertDelivery, loadDelivery, markPending, type LogScope } from './request-log-store.js';
 import { DELIVER_JOB } from './webhook-delivery.js';
 
-/** The namespace of the delivery methods (docs/webhooks.md "Retry now and replay"). */
+/** The namespace of the delivery methods (docs/webhooks.md "Delivery, retries and the log"). */
 export const WEBHOOK_METHODS = 'fw.integrations.doctype.webhook_request_log.webhook_request_log';
 
 function requireSystemManager(ctx: DocContext): void {

@@ -7,7 +7,7 @@ import { rewriteEntry, writeEntry, type OutboxEntry } from './outbox-store.js';
 import { buildRequest, type StoredRequest } from './webhook-body.js';
 import type { WebhookCache, WebhookDef } from './webhook-cache.js';
 
-/** The reference's webhook events (docs/webhooks.md "Events"). */
+/** The reference's webhook events (docs/webhooks.md "The Webhook DocType"). */
 export const WEBHOOK_EVENTS = [
   'after_insert',
   'on_update',
