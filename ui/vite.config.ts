@@ -18,5 +18,8 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     reportCompressedSize: false,
+    // scripts/build.mjs reports the step's time; Rolldown's advice about slow plugins (printed whenever the machine
+    // is busy) would only be noise in every `npm ci`.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
 });
