@@ -15,6 +15,8 @@ export class SocketSubscriber implements Subscriber {
     readonly socket: Socket,
     readonly user: string,
     readonly sid: string | undefined,
+    readonly viaToken: boolean,
+    readonly address: string,
     readonly transport: SocketTransport,
   ) {}
 

@@ -20,6 +20,8 @@ export class StreamSubscriber implements Subscriber {
     readonly id: string,
     readonly user: string,
     readonly sid: string | undefined,
+    readonly viaToken: boolean,
+    readonly address: string,
     readonly transport: SubscriberTransport,
   ) {}
 
