@@ -62,7 +62,7 @@ export function hostnameOf(value: string | undefined): string | undefined {
 }
 
 /**
- * How far a realtime client's Origin is trusted (docs/realtime.md, "Origin"):
+ * How far a realtime client's Origin is trusted (docs/realtime.md, "Connecting with Socket.IO"):
  * - `no-origin`: not a browser page (browsers always send Origin on a WebSocket and on cross-origin
  *   requests); its cookies were sent on purpose;
  * - `same-host`: the Origin's host name is the Host's (ports may differ: apps on :8080 talk to :9000);
@@ -79,7 +79,7 @@ export function cookiesTrusted(trust: OriginTrust): boolean {
 }
 
 /**
- * The defence against cross-site WebSocket hijacking (docs/realtime.md, "Origin"): a browser page
+ * The defence against cross-site WebSocket hijacking (docs/realtime.md, "Connecting with Socket.IO"): a browser page
  * of another site could otherwise open a socket or stream that carries the user's cookie.
  */
 export async function originTrust(site: Site, headers: IncomingHttpHeaders): Promise<OriginTrust> {

@@ -42,7 +42,7 @@ let streams = 0;
 /**
  * Who a stream acts as: as any request, except that a page of another origin that `allow_cors`
  * does not name (`"*"` admits any page, never with the visitor's session) cannot use the session
- * cookie its browser adds on its own; it is Guest unless it presents a token (docs/realtime.md, "Origin").
+ * cookie its browser adds on its own; it is Guest unless it presents a token (docs/realtime.md, "Connecting with Socket.IO").
  */
 async function streamPrincipal(site: Site, req: FastifyRequest): Promise<{ principal: Principal; sid: string | undefined }> {
   if (cookiesTrusted(await originTrust(site, req.headers))) return requestContext(site, req);

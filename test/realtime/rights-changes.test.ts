@@ -92,6 +92,18 @@ for (const dialect of testDialects()) {
       assert.equal(await refusalOf(base, { headers: { authorization: `token ${fresh.api_key}:${fresh.api_secret}` } }), 'connected');
     });
 
+    test('clearing a user’s api_key ends the sockets and streams opened with it', async () => {
+      const ian = await createUser(t, 'ian@rc.test', { roles: [`${f.doctype} Reader`] });
+      const s = await connect(as(ian));
+      const events = await stream(`doctype=${encodeURIComponent(f.doctype)}`, { authorization: ian.auth });
+      await events.next('ready');
+      dataOf(await t.request({ method: 'PUT', url: resourceUrl('User', ian.name), body: { api_key: null } }));
+      await s.disconnected();
+      await events.ended();
+      assert.deepEqual(events.events.at(-1)?.data, { reason: 'credentials revoked' });
+      assert.equal(await refusalOf(base, as(ian)), 'Invalid credentials');
+    });
+
     test('disabling a user ends their token streams as well as their sockets', async () => {
       const gina = await createUser(t, 'gina@rc.test', { roles: [`${f.doctype} Reader`] });
       const s = await stream(`doctype=${encodeURIComponent(f.doctype)}`, { authorization: gina.auth });
