@@ -31,7 +31,7 @@ export function sidCookie(cookieHeader: string | undefined): string | undefined 
  * `extraHeaders`), else Socket.IO's `auth: {token: "key:secret"}`, which browsers can send although
  * they cannot set headers on a WebSocket.
  */
-function authorizationOf(handshake: Handshake): string | undefined {
+export function authorizationOf(handshake: Handshake): string | undefined {
   const header = handshake.headers.authorization;
   if (header) return header;
   const token = handshake.auth?.token;

@@ -11,6 +11,7 @@ class FakeSubscriber implements Subscriber {
   closed: string | undefined;
   waiting = 0;
   readonly viaToken = false;
+  readonly authorization = undefined;
   readonly address = '127.0.0.1';
   constructor(
     readonly id: string,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Site } from '../site/site.js';
 import { openBus } from './open-bus.js';
 import type { RealtimeBus } from './realtime-bus.js';
+import { recheckCredentialsEvery } from './credential-recheck.js';
 import { endClientsInMaintenance } from './maintenance-watch.js';
 import { RealtimeHub } from './realtime-hub.js';
 import { SiteReadDecider } from './read-decider.js';
@@ -34,6 +35,7 @@ export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub 
   let bus: RealtimeBus | undefined;
   let stopRouting: (() => Promise<void>) | undefined;
   let stopWatching: (() => void) | undefined;
+  let stopRechecking: (() => void) | undefined;
 
   // Before the port opens, so every session id a worker issues names it.
   if (cluster.isWorker) {
@@ -44,6 +46,9 @@ export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub 
 
   app.addHook('onListen', async () => {
     stopWatching ??= endClientsInMaintenance(site, hub);
+    stopRechecking ??= recheckCredentialsEvery(site, hub, config.realtime_heartbeat_seconds, (err) =>
+      app.log.warn({ err }, 'realtime credentials could not be checked again'),
+    );
     if (bus) return;
     bus = openBus(site, (err) => app.log.warn({ err }, 'realtime publish failed'));
     // Attached before the bus is up (this hook starts as listen() resolves): what is published
@@ -54,6 +59,7 @@ export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub 
   app.addHook('preClose', async () => {
     site.realtime.attach(undefined);
     stopWatching?.();
+    stopRechecking?.();
     hub.closeAll('server shutting down');
     closeSocketServer(io);
     await bus?.close();

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, Server as HttpServer } from 'node:http';
 import { Server, type Namespace, type Socket } from 'socket.io';
 import type { Site } from '../site/site.js';
 import { clientAddressOf, proxyTrust } from './client-address.js';
-import { authenticateHandshake, cookiesTrusted, hostnameOf, originTrust } from './handshake-auth.js';
+import { authenticateHandshake, authorizationOf, cookiesTrusted, hostnameOf, originTrust } from './handshake-auth.js';
 import { siteStopped } from './maintenance-watch.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import { handleSocketEvents, ownRooms } from './socket-handlers.js';
@@ -83,10 +83,10 @@ export function createSocketServer(site: Site, hub: RealtimeHub, httpServer: Htt
     );
   });
   namespace.on('connection', (socket: Socket) => {
-    const { user, sid, viaToken, address, rooms } = socket.data as SocketData;
+    const { user, sid, viaToken, authorization, address, rooms } = socket.data as SocketData;
     // Maintenance may have begun while this one was being admitted.
     if (siteStopped(site)) return void socket.disconnect(true);
-    const subscriber = new SocketSubscriber(socket, user, sid, viaToken, address, transport);
+    const subscriber = new SocketSubscriber(socket, user, sid, viaToken, viaToken ? authorization : undefined, address, transport);
     hub.add(subscriber, rooms);
     handleSocketEvents(site, hub, subscriber);
   });
@@ -98,6 +98,7 @@ interface SocketData {
   readonly user: string;
   readonly sid: string | undefined;
   readonly viaToken: boolean;
+  readonly authorization: string | undefined;
   readonly address: string;
   readonly rooms: string[];
 }
@@ -120,9 +121,9 @@ async function admit(site: Site, hub: RealtimeHub, socket: Socket, address: stri
   const trust = await originTrust(site, headers);
   if (trust === 'refused') throw new Error('Invalid origin');
   let authenticated;
+  const handshake = { headers, auth: socket.handshake.auth as Record<string, unknown> | undefined };
   try {
-    const auth = socket.handshake.auth as Record<string, unknown> | undefined;
-    authenticated = await authenticateHandshake(site, { headers, auth }, cookiesTrusted(trust));
+    authenticated = await authenticateHandshake(site, handshake, cookiesTrusted(trust));
   } catch {
     throw new Error('Invalid credentials');
   }
@@ -131,7 +132,7 @@ async function admit(site: Site, hub: RealtimeHub, socket: Socket, address: stri
     throw new Error(principal.isGuest ? 'Too many connections from this address' : 'Too many connections for this user');
   }
   const viaToken = !principal.isGuest && sid === undefined;
-  const data: SocketData = { user: principal.user, sid, viaToken, address, rooms: ownRooms(principal) };
+  const data: SocketData = { user: principal.user, sid, viaToken, authorization: authorizationOf(handshake), address, rooms: ownRooms(principal) };
   socket.data = data;
 }
 

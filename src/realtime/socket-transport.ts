@@ -16,6 +16,7 @@ export class SocketSubscriber implements Subscriber {
     readonly user: string,
     readonly sid: string | undefined,
     readonly viaToken: boolean,
+    readonly authorization: string | undefined,
     readonly address: string,
     readonly transport: SocketTransport,
   ) {}

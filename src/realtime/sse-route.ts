@@ -71,7 +71,7 @@ export function registerSseRoute(app: FastifyInstance, site: Site, hub: Realtime
     const refused = topics.filter((_, i) => !verdicts[i]).map(roomOf);
 
     const viaToken = !principal.isGuest && sid === undefined;
-    const subscriber = new StreamSubscriber(`sse-${process.pid}-${++streams}`, principal.user, sid, viaToken, req.ip, transport);
+    const subscriber = new StreamSubscriber(`sse-${process.pid}-${++streams}`, principal.user, sid, viaToken, viaToken ? req.headers.authorization : undefined, req.ip, transport);
     subscriber.write(`retry: ${RETRY_MS}\n\n`);
     subscriber.write(formatEvent('ready', { user: principal.user, rooms: [...ownRooms(principal), ...granted], refused }));
     const lastEventId = req.headers['last-event-id'];

@@ -21,6 +21,7 @@ export class StreamSubscriber implements Subscriber {
     readonly user: string,
     readonly sid: string | undefined,
     readonly viaToken: boolean,
+    readonly authorization: string | undefined,
     readonly address: string,
     readonly transport: SubscriberTransport,
   ) {}

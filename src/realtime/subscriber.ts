@@ -11,6 +11,8 @@ export interface Subscriber {
   readonly sid: string | undefined;
   /** True when it came with an API key and secret, so replacing the secret ends it. */
   readonly viaToken: boolean;
+  /** Those credentials (the Authorization value), checked again from time to time; undefined for sessions and Guests. */
+  readonly authorization: string | undefined;
   /** The client's address (behind trusted proxies, the one they report): Guests are counted per address. */
   readonly address: string;
   /** The rooms it is in, owned by the hub. */

@@ -2,10 +2,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../helpers/dialects.js';
 import { createDocType, dataOf, resourceUrl, type Json } from '../helpers/document-api.js';
+import { runBin } from '../helpers/fw-bin.js';
 import { openEventStream, streamOf, type EventStream } from '../helpers/event-stream.js';
 import { createRole, createUser, USER_PASSWORD, type ActingUser } from '../helpers/permission-users.js';
 import { noteFixture, type NoteFixture } from '../helpers/realtime-fixture.js';
 import { connectSocket, listenOnce, refusalOf, type RecordingSocket } from '../helpers/realtime-client.js';
+import { reopenWithConfig, type ReopenedSite } from '../helpers/reopen-with-config.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 import { sessionFor } from '../helpers/user-sessions.js';
 
@@ -23,6 +25,7 @@ for (const dialect of testDialects()) {
     let f: NoteFixture;
     const sockets: RecordingSocket[] = [];
     const streams: EventStream[] = [];
+    let view: ReopenedSite | undefined;
 
     const connect = async (options: Parameters<typeof connectSocket>[1]) => {
       const s = await connectSocket(base, options);
@@ -59,6 +62,7 @@ for (const dialect of testDialects()) {
     after(async () => {
       for (const s of sockets) s.close();
       for (const s of streams) s.close();
+      await view?.close();
       await t.close();
     });
 
@@ -111,6 +115,36 @@ for (const dialect of testDialects()) {
       dataOf(await t.request({ method: 'PUT', url: resourceUrl('User', gina.name), body: { enabled: 0 } }));
       await s.ended();
       assert.equal(s.events.at(-1)?.event, 'fw_disconnect');
+    });
+
+    test('`fw user keys` and `fw user disable` run on the server end the connections at the next look', async () => {
+      // Commands on the server write the database but cannot reach the bus: clients are checked every heartbeat.
+      view = await reopenWithConfig(t, { realtime_heartbeat_seconds: 1 });
+      await view.app.listen({ host: '127.0.0.1', port: 0 });
+      const address = view.app.server.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const jo = await createUser(t, 'jo@rc.test', { roles: [`${f.doctype} Reader`] });
+      const kim = await createUser(t, 'kim@rc.test', { roles: [`${f.doctype} Reader`] });
+      const byToken = await connectSocket(url, as(jo));
+      sockets.push(byToken);
+      const byStream = streamOf(await openEventStream(`${url}/api/v2/realtime`, { authorization: jo.auth }));
+      streams.push(byStream);
+      await byStream.next('ready');
+      const kimSid = await sessionFor(t.app, kim.name, USER_PASSWORD);
+      const bySession = await connectSocket(url, { headers: { cookie: `sid=${kimSid}` } });
+      sockets.push(bySession);
+
+      const keys = await runBin(['user', 'keys', jo.name, '--site', t.site.paths.root]);
+      assert.equal(keys.code, 0, keys.stderr);
+      await byToken.disconnected();
+      assert.deepEqual(byToken.received.at(-1), { event: 'fw_disconnect', args: [{ reason: 'credentials revoked' }] });
+      await byStream.ended();
+      assert.deepEqual(byStream.events.at(-1)?.data, { reason: 'credentials revoked' });
+
+      const disabled = await runBin(['user', 'disable', kim.name, '--site', t.site.paths.root]);
+      assert.equal(disabled.code, 0, disabled.stderr);
+      await bySession.disconnected();
+      assert.deepEqual(bySession.received.at(-1), { event: 'fw_disconnect', args: [{ reason: 'user disabled' }] });
     });
 
     test('a removed share stops doc_update and doc_viewers of that document, on sockets and streams', async () => {
