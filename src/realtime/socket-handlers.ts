@@ -24,7 +24,7 @@ export function ownRooms(principal: Principal): string[] {
 }
 
 /**
- * The client events of the reference's realtime server (docs/realtime.md, "Subscribing"). A
+ * The client events of the reference's realtime server (docs/realtime.md, "Connecting with Socket.IO"). A
  * subscription is checked against the user's read permission at that moment; a refused or
  * malformed one is ignored, as in the reference, and only an acknowledgement callback (an fw
  * addition) says so. Events for the document rooms are filtered again at each delivery.
