@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { authenticateCredentials, type Authenticated } from '../http/authenticate.js';
-import { originAllowed } from '../http/cors.js';
+import { originAllowed, originListed } from '../http/cors.js';
 import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';
 
@@ -31,7 +31,7 @@ export function sidCookie(cookieHeader: string | undefined): string | undefined 
  * `extraHeaders`), else Socket.IO's `auth: {token: "key:secret"}`, which browsers can send although
  * they cannot set headers on a WebSocket.
  */
-function authorizationOf(handshake: Handshake): string | undefined {
+export function authorizationOf(handshake: Handshake): string | undefined {
   const header = handshake.headers.authorization;
   if (header) return header;
   const token = handshake.auth?.token;
@@ -41,12 +41,13 @@ function authorizationOf(handshake: Handshake): string | undefined {
 
 /**
  * Authenticates a handshake exactly as an HTTP request: Authorization first, then the `sid`
- * cookie, else Guest. Wrong credentials throw (the connection is refused).
+ * cookie (unless `cookies` is false: see {@link OriginTrust}), else Guest. Wrong credentials throw
+ * (the connection is refused).
  */
-export async function authenticateHandshake(site: Site, handshake: Handshake): Promise<Authenticated> {
+export async function authenticateHandshake(site: Site, handshake: Handshake, cookies = true): Promise<Authenticated> {
   return authenticateCredentials(site, {
     authorization: authorizationOf(handshake),
-    sid: () => sidCookie(handshake.headers.cookie),
+    sid: () => (cookies ? sidCookie(handshake.headers.cookie) : undefined),
   });
 }
 
@@ -61,16 +62,32 @@ export function hostnameOf(value: string | undefined): string | undefined {
 }
 
 /**
- * The defence against cross-site WebSocket hijacking (docs/realtime.md, "Authentication"): a
- * browser page of another site could otherwise open a socket that carries the user's cookie. The
- * Origin's host name must be the Host's (ports may differ: apps on :8080 talk to :9000), or the
- * origin must be allowed by `allow_cors`. Clients that send no Origin (not a browser page) pass.
+ * How far a realtime client's Origin is trusted (docs/realtime.md, "Connecting with Socket.IO"):
+ * - `no-origin`: not a browser page (browsers always send Origin on a WebSocket and on cross-origin
+ *   requests); its cookies were sent on purpose;
+ * - `same-host`: the Origin's host name is the Host's (ports may differ: apps on :8080 talk to :9000);
+ * - `listed`: `allow_cors` names the origin: it may use the visitor's session, as for HTTP;
+ * - `any`: admitted only by `allow_cors: "*"`, which lets any page read but never with the visitor's
+ *   session, so its cookies are ignored (the client is Guest unless it presents a token);
+ * - `refused`: another site, not allowed at all.
  */
-export async function originPermitted(site: Site, headers: IncomingHttpHeaders): Promise<boolean> {
+export type OriginTrust = 'no-origin' | 'same-host' | 'listed' | 'any' | 'refused';
+
+/** Whether a client of this trust may be authenticated by the cookies its browser adds on its own. */
+export function cookiesTrusted(trust: OriginTrust): boolean {
+  return trust === 'no-origin' || trust === 'same-host' || trust === 'listed';
+}
+
+/**
+ * The defence against cross-site WebSocket hijacking (docs/realtime.md, "Connecting with Socket.IO"): a browser page
+ * of another site could otherwise open a socket or stream that carries the user's cookie.
+ */
+export async function originTrust(site: Site, headers: IncomingHttpHeaders): Promise<OriginTrust> {
   const origin = headers.origin;
-  if (origin === undefined) return true;
+  if (origin === undefined) return 'no-origin';
   const originHost = hostnameOf(origin);
-  if (originHost !== undefined && originHost === hostnameOf(headers.host)) return true;
+  if (originHost !== undefined && originHost === hostnameOf(headers.host)) return 'same-host';
   const settings = await siteSettings(site, { fresh: true }).catch(() => site.settingsCache.current);
-  return originAllowed(settings.allow_cors, origin);
+  if (originListed(settings.allow_cors, origin)) return 'listed';
+  return originAllowed(settings.allow_cors, origin) ? 'any' : 'refused';
 }

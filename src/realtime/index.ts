@@ -2,6 +2,7 @@ import type { HookRegistry } from '../documents/hooks.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
 import type { SiteConfig } from '../site/site-config.js';
+import { registerAccessChanges } from './access-changes.js';
 import { registerDocumentEvents } from './document-events.js';
 import { registerRealtimeHasPermission } from './realtime-methods.js';
 import { RealtimePublisher } from './realtime-publisher.js';
@@ -19,6 +20,7 @@ export function createRealtime(config: SiteConfig, hooks: HookRegistry, metas: M
   const publisher = new RealtimePublisher(config.realtime.realtime_max_message_bytes);
   registerDocumentEvents(hooks, metas, publisher);
   registerSessionRevocation(hooks, publisher);
+  registerAccessChanges(hooks, publisher);
   registerRealtimeHasPermission(methods);
   return publisher;
 }

@@ -10,6 +10,9 @@ class FakeSubscriber implements Subscriber {
   readonly got: string[] = [];
   closed: string | undefined;
   waiting = 0;
+  readonly viaToken = false;
+  readonly authorization = undefined;
+  readonly address = '127.0.0.1';
   constructor(
     readonly id: string,
     readonly user: string,

@@ -1,11 +1,18 @@
+import { quotaKey } from './client-address.js';
 import { EventRing } from './event-ring.js';
-import type { BusBatch, DeliveredMessage, ReadableBy, Revocation } from './realtime-message.js';
+import type { AccessChange, BusBatch, DeliveredMessage, ReadableBy, Revocation } from './realtime-message.js';
 import type { Subscriber } from './subscriber.js';
 
 /** Decides which of `users` may read a document; `cache` lives for one batch, so each user/document pair is judged once. */
 export interface ReadDecider {
   allowedUsers(readable: ReadableBy, users: ReadonlySet<string>, cache: Map<string, unknown>): Promise<ReadonlySet<string>>;
 }
+
+/**
+ * Hears that rights changed (an AccessChange from the bus), before the events of its batch are
+ * judged: it forgets what is cached about users and re-judges the subscriptions of `affected`.
+ */
+export type AccessListener = (affected: readonly Subscriber[]) => void;
 
 /** The hub's limits (site config realtime_*). */
 export interface HubLimits {
@@ -29,10 +36,13 @@ export interface HubLog {
 export class RealtimeHub {
   readonly #rooms = new Map<string, Set<Subscriber>>();
   readonly #byUser = new Map<string, Set<Subscriber>>();
+  /** Live clients per connection-limit key: the user, or for Guests the client's address (client-address.ts). */
+  readonly #byQuota = new Map<string, number>();
   /** How many rooms each client was given on connect; those do not count against the subscription limit. */
   readonly #ownRooms = new WeakMap<Subscriber, number>();
   readonly recent: EventRing;
   #queue: Promise<void> = Promise.resolve();
+  #accessListener: AccessListener | undefined;
 
   constructor(
     private readonly decider: ReadDecider,
@@ -47,6 +57,8 @@ export class RealtimeHub {
     let mine = this.#byUser.get(subscriber.user);
     if (!mine) this.#byUser.set(subscriber.user, (mine = new Set()));
     mine.add(subscriber);
+    const key = quotaKey(subscriber.user, subscriber.address);
+    this.#byQuota.set(key, (this.#byQuota.get(key) ?? 0) + 1);
     for (const room of rooms) this.#enter(subscriber, room);
     this.#ownRooms.set(subscriber, subscriber.rooms.size);
   }
@@ -55,13 +67,32 @@ export class RealtimeHub {
   remove(subscriber: Subscriber): void {
     for (const room of subscriber.rooms) this.#exit(subscriber, room);
     const mine = this.#byUser.get(subscriber.user);
-    mine?.delete(subscriber);
-    if (mine?.size === 0) this.#byUser.delete(subscriber.user);
+    if (!mine?.delete(subscriber)) return;
+    if (mine.size === 0) this.#byUser.delete(subscriber.user);
+    const key = quotaKey(subscriber.user, subscriber.address);
+    const left = (this.#byQuota.get(key) ?? 1) - 1;
+    if (left > 0) this.#byQuota.set(key, left);
+    else this.#byQuota.delete(key);
+  }
+
+  /** Live clients in this process that count against the limit of `user` connecting from `address` (Guests: per address). */
+  countFor(user: string, address: string): number {
+    return this.#byQuota.get(quotaKey(user, address)) ?? 0;
   }
 
   /** Live clients of `user` in this process. */
-  countFor(user: string): number {
-    return this.#byUser.get(user)?.size ?? 0;
+  clientsOf(user: string): readonly Subscriber[] {
+    return [...(this.#byUser.get(user) ?? [])];
+  }
+
+  /** Sets who hears of changed rights (one listener). */
+  onAccessChange(listener: AccessListener): void {
+    this.#accessListener = listener;
+  }
+
+  /** Ends every live client (maintenance, shutdown). */
+  closeAll(reason: string): void {
+    for (const subscriber of [...this.all()]) subscriber.close(reason);
   }
 
   /** Joins a room; false when the client already holds as many subscriptions as it may. */
@@ -126,7 +157,9 @@ export class RealtimeHub {
 
   async #deliverBatch(batch: BusBatch): Promise<void> {
     const cache = new Map<string, unknown>();
-    const messages: (DeliveredMessage | Revocation)[] = batch.items.map((item, i) =>
+    // Rights that changed are committed already: forgotten before any event of the batch is judged.
+    for (const item of batch.items) if (item.kind === 'access') this.#accessChanged(item);
+    const messages: (DeliveredMessage | Revocation | AccessChange)[] = batch.items.map((item, i) =>
       item.kind === 'event' ? { ...item, id: `${batch.id}.${i}` } : item,
     );
     const audiences = await Promise.all(
@@ -134,6 +167,7 @@ export class RealtimeHub {
     );
     messages.forEach((m, i) => {
       if (m.kind === 'revoke') return this.#revoke(m);
+      if (m.kind === 'access') return;
       this.recent.push(m);
       this.#sendTo(audiences[i] ?? [], m);
     });
@@ -145,6 +179,11 @@ export class RealtimeHub {
     const users = new Set(candidates.map((s) => s.user));
     const allowed = await this.decider.allowedUsers(message.readableBy, users, cache);
     return candidates.filter((s) => allowed.has(s.user));
+  }
+
+  /** Sends `message` to `subscribers` as it is, dropping those too slow to take it. */
+  sendTo(subscribers: readonly Subscriber[], message: DeliveredMessage): void {
+    this.#sendTo(subscribers, message);
   }
 
   #sendTo(subscribers: readonly Subscriber[], message: DeliveredMessage): void {
@@ -164,11 +203,16 @@ export class RealtimeHub {
   }
 
   #revoke(r: Revocation): void {
-    const candidates = r.user !== undefined ? [...(this.#byUser.get(r.user) ?? [])] : [...this.all()];
+    const candidates = r.user !== undefined ? this.clientsOf(r.user) : [...this.all()];
     for (const s of candidates) {
       if (r.sid !== undefined && s.sid !== r.sid) continue;
       if (r.exceptSid !== undefined && s.sid === r.exceptSid) continue;
-      s.close('session ended');
+      if (r.tokensOnly && !s.viaToken) continue;
+      s.close(r.tokensOnly ? 'credentials revoked' : 'session ended');
     }
+  }
+
+  #accessChanged(change: AccessChange): void {
+    this.#accessListener?.(change.user !== undefined ? this.clientsOf(change.user) : [...this.all()]);
   }
 }

@@ -23,17 +23,29 @@ export interface RealtimeMessage {
 
 /**
  * Ends the live connections of a user (disabled, deleted, password changed) or of one session
- * (logout); `exceptSid` keeps the session that changed the password.
+ * (logout); `exceptSid` keeps the session that changed the password; `tokensOnly` ends only those
+ * opened with the user's API key and secret (the secret was replaced or the key cleared).
  */
 export interface Revocation {
   readonly kind: 'revoke';
   readonly user?: string;
   readonly sid?: string;
   readonly exceptSid?: string;
+  readonly tokensOnly?: true;
+}
+
+/**
+ * Someone's rights may have changed (a role, User Permission, share or permission row): every
+ * process forgets its cached principals before judging later events, and drops the subscriptions
+ * the user (everyone, without `user`) may no longer hold (docs/realtime.md, "Privacy").
+ */
+export interface AccessChange {
+  readonly kind: 'access';
+  readonly user?: string;
 }
 
 /** What travels between processes. */
-export type BusItem = RealtimeMessage | Revocation;
+export type BusItem = RealtimeMessage | Revocation | AccessChange;
 
 /** Items published together, with the id every process gives them alike (resume points). */
 export interface BusBatch {

@@ -112,6 +112,14 @@ export class RealtimePublisher {
     ctx.unit.afterCommit(() => this.enqueue({ kind: 'revoke', sid }));
   }
 
+  /**
+   * Ends the live connections `user` opened with an API key and secret once `ctx`'s unit commits
+   * (`generate_keys` replaced the secret): in every process, like a logout.
+   */
+  revokeTokens(ctx: DocContext, user: string): void {
+    ctx.unit.afterCommit(() => this.enqueue({ kind: 'revoke', user, tokensOnly: true }));
+  }
+
   /** Queues a bus item for the next flush (document events and revocations come this way, after commit). */
   enqueue(item: BusItem): void {
     if (!this.#bus) return;

@@ -3,10 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Site } from '../site/site.js';
 import { openBus } from './open-bus.js';
 import type { RealtimeBus } from './realtime-bus.js';
+import { recheckCredentialsEvery } from './credential-recheck.js';
+import { endClientsInMaintenance } from './maintenance-watch.js';
 import { RealtimeHub } from './realtime-hub.js';
 import { SiteReadDecider } from './read-decider.js';
 import { closeSocketServer, createSocketServer } from './socket-server.js';
 import { registerSseRoute } from './sse-route.js';
+import { recheckSubscriptions } from './subscription-recheck.js';
 import { routeSessionsToTheirWorker } from './worker-affinity.js';
 
 /**
@@ -26,10 +29,13 @@ export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub 
     },
     { warn: (obj, msg) => app.log.warn(obj, msg) },
   );
+  hub.onAccessChange(recheckSubscriptions(site, hub, { warn: (obj, msg) => app.log.warn(obj, msg) }));
   registerSseRoute(app, site, hub);
   const io = createSocketServer(site, hub, app.server);
   let bus: RealtimeBus | undefined;
   let stopRouting: (() => Promise<void>) | undefined;
+  let stopWatching: (() => void) | undefined;
+  let stopRechecking: (() => void) | undefined;
 
   // Before the port opens, so every session id a worker issues names it.
   if (cluster.isWorker) {
@@ -39,6 +45,10 @@ export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub 
   }
 
   app.addHook('onListen', async () => {
+    stopWatching ??= endClientsInMaintenance(site, hub);
+    stopRechecking ??= recheckCredentialsEvery(site, hub, config.realtime_heartbeat_seconds, (err) =>
+      app.log.warn({ err }, 'realtime credentials could not be checked again'),
+    );
     if (bus) return;
     bus = openBus(site, (err) => app.log.warn({ err }, 'realtime publish failed'));
     // Attached before the bus is up (this hook starts as listen() resolves): what is published
@@ -48,7 +58,9 @@ export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub 
   });
   app.addHook('preClose', async () => {
     site.realtime.attach(undefined);
-    for (const subscriber of [...hub.all()]) subscriber.close('server shutting down');
+    stopWatching?.();
+    stopRechecking?.();
+    hub.closeAll('server shutting down');
     closeSocketServer(io);
     await bus?.close();
     await stopRouting?.();

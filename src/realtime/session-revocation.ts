@@ -6,9 +6,11 @@ const MASK = /^\*+$/;
 
 /**
  * Ends live connections when access ends (docs/realtime.md, "Privacy"): every connection of a
- * user who is disabled or deleted, and of one whose password changed except the session that
- * changed it. Each revocation travels the bus after the commit, so it reaches every process and a
- * rolled-back change ends nothing. Logout revokes its own session (see `revokeSession`).
+ * user who is disabled or deleted, of one whose password changed except the session that
+ * changed it, and those opened with a user's API key once the key is changed or cleared. Each
+ * revocation travels the bus after the commit, so it reaches every process and a rolled-back
+ * change ends nothing. Logout revokes its own session (see `revokeSession`), `generate_keys` the
+ * connections opened with the secret it replaced (see `revokeTokens`).
  */
 export function registerSessionRevocation(hooks: HookRegistry, publisher: RealtimePublisher): void {
   // validate runs before the User controller's before_save clears new_password.
@@ -22,9 +24,9 @@ export function registerSessionRevocation(hooks: HookRegistry, publisher: Realti
     await next();
   });
   hooks.onCommitted('User', 'on_update', (e) => {
-    if (e.before !== undefined && Number(e.before.enabled) === 1 && Number(e.doc.enabled) !== 1) {
-      publisher.enqueue({ kind: 'revoke', user: e.name });
-    }
+    if (e.before === undefined) return;
+    if (Number(e.before.enabled) === 1 && Number(e.doc.enabled) !== 1) publisher.enqueue({ kind: 'revoke', user: e.name });
+    else if ((e.before.api_key ?? null) !== (e.doc.api_key ?? null)) publisher.enqueue({ kind: 'revoke', user: e.name, tokensOnly: true });
   });
   hooks.onCommitted('User', 'after_delete', (e) => publisher.enqueue({ kind: 'revoke', user: e.name }));
 }

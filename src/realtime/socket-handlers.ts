@@ -2,6 +2,7 @@ import type { Socket } from 'socket.io';
 import type { Principal } from '../auth/principal.js';
 import type { Site } from '../site/site.js';
 import { principalOf } from './read-decider.js';
+import { announceViewers, type OpenDocTopic } from './doc-viewers.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import type { SocketSubscriber } from './socket-transport.js';
 import { docTopic, doctypeTopic, mayJoin, roomOf, taskTopic, type Topic } from './topics.js';
@@ -22,21 +23,6 @@ export function ownRooms(principal: Principal): string[] {
   return rooms;
 }
 
-/** `doc_viewers` for an open-document room: the distinct users viewing it in this process. */
-function announceViewers(hub: RealtimeHub, topic: Topic & { kind: 'open_doc' }): void {
-  const room = roomOf(topic);
-  const members = [...hub.members(room)];
-  if (members.length === 0) return;
-  const users = [...new Set(members.map((m) => m.user))];
-  members[0].transport.send(members, {
-    kind: 'event',
-    id: '',
-    event: 'doc_viewers',
-    room,
-    message: { doctype: topic.doctype, docname: topic.name, users },
-  });
-}
-
 /**
  * The client events of the reference's realtime server (docs/realtime.md, "Connecting with Socket.IO"). A
  * subscription is checked against the user's read permission at that moment; a refused or
@@ -45,7 +31,7 @@ function announceViewers(hub: RealtimeHub, topic: Topic & { kind: 'open_doc' }):
  */
 export function handleSocketEvents(site: Site, hub: RealtimeHub, subscriber: SocketSubscriber): void {
   const socket: Socket = subscriber.socket;
-  const opened = new Map<string, Topic & { kind: 'open_doc' }>();
+  const opened = new Map<string, OpenDocTopic>();
 
   /** Joins after the permission check with the user's current roles; a user gone or disabled is disconnected. */
   const subscribe = async (topic: Topic | undefined, ack: Ack): Promise<boolean> => {
@@ -83,16 +69,16 @@ export function handleSocketEvents(site: Site, hub: RealtimeHub, subscriber: Soc
   socket.on('progress_subscribe', (taskId: unknown, ...rest: unknown[]) => void subscribe(taskTopic(taskId), lastAck(rest)));
   socket.on('task_unsubscribe', (taskId: unknown, ...rest: unknown[]) => unsubscribe(taskTopic(taskId), lastAck(rest)));
   socket.on('doc_open', async (doctype: unknown, name: unknown, ...rest: unknown[]) => {
-    const topic = docTopic('open_doc', doctype, name) as (Topic & { kind: 'open_doc' }) | undefined;
+    const topic = docTopic('open_doc', doctype, name) as OpenDocTopic | undefined;
     if (!(await subscribe(topic, lastAck(rest))) || !topic) return;
     opened.set(roomOf(topic), topic);
-    announceViewers(hub, topic);
+    await announceViewers(hub, topic);
   });
   socket.on('doc_close', (doctype: unknown, name: unknown, ...rest: unknown[]) => {
-    const topic = docTopic('open_doc', doctype, name) as (Topic & { kind: 'open_doc' }) | undefined;
+    const topic = docTopic('open_doc', doctype, name) as OpenDocTopic | undefined;
     unsubscribe(topic, lastAck(rest));
     if (!topic || !opened.delete(roomOf(topic))) return;
-    announceViewers(hub, topic);
+    void announceViewers(hub, topic);
   });
   socket.on('ping', (...args: unknown[]) => {
     socket.emit('pong');
@@ -100,6 +86,6 @@ export function handleSocketEvents(site: Site, hub: RealtimeHub, subscriber: Soc
   });
   socket.on('disconnect', () => {
     hub.remove(subscriber);
-    for (const topic of opened.values()) announceViewers(hub, topic);
+    for (const topic of opened.values()) void announceViewers(hub, topic);
   });
 }

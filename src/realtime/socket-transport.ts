@@ -15,6 +15,9 @@ export class SocketSubscriber implements Subscriber {
     readonly socket: Socket,
     readonly user: string,
     readonly sid: string | undefined,
+    readonly viaToken: boolean,
+    readonly authorization: string | undefined,
+    readonly address: string,
     readonly transport: SocketTransport,
   ) {}
 

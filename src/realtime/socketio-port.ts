@@ -11,7 +11,7 @@ export interface ExtraPort {
 /**
  * Serves the app on a second port too (`socketio_port`, `--socketio-port`): frappe-ui and
  * frappe-react-sdk apps served from a page with an explicit port connect Socket.IO to port 9000
- * (docs/realtime.md, "Connecting"). Every request and upgrade is handed to the app's own server,
+ * (docs/realtime.md, "Connecting with Socket.IO"). Every request and upgrade is handed to the app's own server,
  * so the second port behaves exactly like the first, Socket.IO and API alike.
  */
 export async function listenOnSocketIoPort(app: FastifyInstance, host: string, port: number): Promise<ExtraPort> {

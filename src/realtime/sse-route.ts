@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal.js';
 import { DataError, TooManyRequestsError } from '../errors/index.js';
+import { authenticateCredentials } from '../http/authenticate.js';
 import { requestContext } from '../http/request-context.js';
 import type { Site } from '../site/site.js';
+import { cookiesTrusted, originTrust } from './handshake-auth.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import { ownRooms } from './socket-handlers.js';
 import { formatEvent, StreamSubscriber, StreamTransport } from './sse-transport.js';
@@ -37,6 +40,16 @@ function bad(what: string): never {
 let streams = 0;
 
 /**
+ * Who a stream acts as: as any request, except that a page of another origin that `allow_cors`
+ * does not name (`"*"` admits any page, never with the visitor's session) cannot use the session
+ * cookie its browser adds on its own; it is Guest unless it presents a token (docs/realtime.md, "Connecting with Socket.IO").
+ */
+async function streamPrincipal(site: Site, req: FastifyRequest): Promise<{ principal: Principal; sid: string | undefined }> {
+  if (cookiesTrusted(await originTrust(site, req.headers))) return requestContext(site, req);
+  return authenticateCredentials(site, { authorization: req.headers.authorization, sid: () => undefined });
+}
+
+/**
  * `GET /api/v2/realtime`: the realtime events as `text/event-stream`, for clients without
  * Socket.IO (EventSource, `curl -N`). Same authentication as any request, same rooms and permission
  * checks as a socket; refused subscriptions are listed in the first `ready` event and otherwise
@@ -49,15 +62,16 @@ export function registerSseRoute(app: FastifyInstance, site: Site, hub: Realtime
 
   app.get(SSE_PATH, async (req: FastifyRequest, reply: FastifyReply) => {
     const topics = requestedTopics(req.query as Record<string, unknown>, config.realtime_max_subscriptions);
-    const { principal, sid } = await requestContext(site, req);
-    if (hub.countFor(principal.user) >= config.realtime_max_sockets_per_user) {
-      throw new TooManyRequestsError('Too many realtime connections for this user');
+    const { principal, sid } = await streamPrincipal(site, req);
+    if (hub.countFor(principal.user, req.ip) >= config.realtime_max_sockets_per_user) {
+      throw new TooManyRequestsError(principal.isGuest ? 'Too many realtime connections from this address' : 'Too many realtime connections for this user');
     }
     const verdicts = await Promise.all(topics.map((t) => mayJoin(site, principal, t).catch(() => false)));
     const granted = topics.filter((_, i) => verdicts[i]).map(roomOf);
     const refused = topics.filter((_, i) => !verdicts[i]).map(roomOf);
 
-    const subscriber = new StreamSubscriber(`sse-${process.pid}-${++streams}`, principal.user, sid, transport);
+    const viaToken = !principal.isGuest && sid === undefined;
+    const subscriber = new StreamSubscriber(`sse-${process.pid}-${++streams}`, principal.user, sid, viaToken, viaToken ? req.headers.authorization : undefined, req.ip, transport);
     subscriber.write(`retry: ${RETRY_MS}\n\n`);
     subscriber.write(formatEvent('ready', { user: principal.user, rooms: [...ownRooms(principal), ...granted], refused }));
     const lastEventId = req.headers['last-event-id'];

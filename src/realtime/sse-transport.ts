@@ -20,6 +20,9 @@ export class StreamSubscriber implements Subscriber {
     readonly id: string,
     readonly user: string,
     readonly sid: string | undefined,
+    readonly viaToken: boolean,
+    readonly authorization: string | undefined,
+    readonly address: string,
     readonly transport: SubscriberTransport,
   ) {}
 

@@ -9,6 +9,12 @@ export interface Subscriber {
   readonly user: string;
   /** The login session it came with (cookie authentication), so a logout can end it. */
   readonly sid: string | undefined;
+  /** True when it came with an API key and secret, so replacing the secret ends it. */
+  readonly viaToken: boolean;
+  /** Those credentials (the Authorization value), checked again from time to time; undefined for sessions and Guests. */
+  readonly authorization: string | undefined;
+  /** The client's address (behind trusted proxies, the one they report): Guests are counted per address. */
+  readonly address: string;
   /** The rooms it is in, owned by the hub. */
   readonly rooms: Set<string>;
   readonly transport: SubscriberTransport;

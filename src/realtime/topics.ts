@@ -50,6 +50,18 @@ export function roomOf(topic: Topic): string {
   }
 }
 
+/** The topic a room was joined for; undefined for the rooms a client is given (user, website, all). DocType names hold no `/`. */
+export function topicOfRoom(room: string): Topic | undefined {
+  const colon = room.indexOf(':');
+  const kind = room.slice(0, colon);
+  const rest = room.slice(colon + 1);
+  if (kind === 'doctype') return doctypeTopic(rest);
+  if (kind === 'task_progress') return taskTopic(rest);
+  if (kind !== 'doc' && kind !== 'open_doc') return undefined;
+  const slash = rest.indexOf('/');
+  return slash > 0 ? docTopic(kind, rest.slice(0, slash), rest.slice(slash + 1)) : undefined;
+}
+
 /**
  * Read permission as a GET would judge it: on the DocType (roles, if_owner, shares) when `name` is
  * undefined, else on that document (which must exist). Child DocTypes are never readable alone.

@@ -92,6 +92,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       tokenCache,
       siteName: config.realtime.site_name,
       revokeSession: (ctx, sid) => realtime.revokeSession(ctx, sid),
+      revokeTokens: (ctx, user) => realtime.revokeTokens(ctx, user),
     });
     const jobs = new JobQueue(db);
     registerJobMethods(methods, jobs);

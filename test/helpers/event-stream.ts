@@ -25,10 +25,10 @@ export interface Refused {
   readonly body: any;
 }
 
-/** Opens `url` with `headers`; resolves with the stream on 200, else with the status and body. */
-export function openEventStream(url: string, headers: Record<string, string> = {}): Promise<EventStream | Refused> {
+/** Opens `url` with `headers` (from `localAddress` when given); resolves with the stream on 200, else with the status and body. */
+export function openEventStream(url: string, headers: Record<string, string> = {}, options: { localAddress?: string } = {}): Promise<EventStream | Refused> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+    const req = request(url, { headers: { accept: 'text/event-stream', ...headers }, ...(options.localAddress ? { localAddress: options.localAddress } : {}) }, (res) => {
       if (res.statusCode !== 200) {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));

@@ -26,6 +26,8 @@ export interface ConnectOptions {
   readonly headers?: Record<string, string>;
   readonly auth?: Record<string, unknown>;
   readonly transports?: ('polling' | 'websocket')[];
+  /** The loopback address to connect from (127.0.0.2 is another client than 127.0.0.1); WebSocket only. */
+  readonly localAddress?: string;
 }
 
 /** Starts listening on an ephemeral port of the loopback interface (once) and returns the base URL. */
@@ -50,6 +52,7 @@ export function connectSocket(base: string, options: ConnectOptions = {}): Promi
     auth: options.auth ?? {},
     reconnection: false,
     forceNew: true,
+    ...(options.localAddress ? { localAddress: options.localAddress } : {}),
   });
   const received: Received[] = [];
   const waiters = new Set<() => void>();

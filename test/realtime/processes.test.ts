@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/storage/open-database.js';
@@ -76,6 +77,27 @@ class RawPollingSession {
   }
 }
 
+/**
+ * Requests over one kept-alive connection, so they all reach the same worker: the events of writes
+ * made by one process keep their order on every bus (docs/realtime.md, "Across processes").
+ */
+function pinnedClient(base: string, authorization: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const call = (method: string, path: string, body?: unknown) =>
+    new Promise<any>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = { authorization, accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}) };
+      const req = request(new URL(path, base), { method, agent, headers }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`))));
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  return { call, close: () => agent.destroy() };
+}
+
 for (const dialect of testDialects()) {
   describe(`realtime with fw serve --workers 2 (${dialect.name})`, () => {
     let dir: string;
@@ -83,6 +105,8 @@ for (const dialect of testDialects()) {
     let serve: ServeProcess | undefined;
     let admin: WireAdmin;
     const sockets: RecordingSocket[] = [];
+    /** A user who reads `CP Note` through a role, with her API token, and a note of that DocType. */
+    let ivy: { name: string; auth: string; note: string };
 
     before(async () => {
       dir = await mkdtemp(join(tmpdir(), 'fw-rt-cluster-'));
@@ -148,6 +172,80 @@ for (const dialect of testDialects()) {
         if (dialect.name === 'sqlite') assert.deepEqual(replayed, missed);
         else assert.deepEqual([...replayed].sort(), [...missed].sort());
         again.close();
+      }
+    });
+
+    test('a role taken away stops doc_update on every worker at once', async () => {
+      const base = serve!.baseUrl;
+      const adminCalls = pinnedClient(base, admin.authorization);
+      try {
+        // CP Note is read through CP Reader, taken away below; CP Mark through CP Marker, which she keeps.
+        for (const [doctype, role] of [
+          ['CP Note', 'CP Reader'],
+          ['CP Mark', 'CP Marker'],
+        ]) {
+          await adminCalls.call('POST', '/api/resource/Role', { role_name: role });
+          await adminCalls.call('POST', '/api/resource/DocType', {
+            name: doctype,
+            fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data', reqd: 1 }],
+            permissions: [
+              { role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 },
+              { role, read: 1 },
+            ],
+          });
+        }
+        const user = (await adminCalls.call('POST', '/api/resource/User', { email: 'ivy@cp.test', first_name: 'Ivy', roles: [{ role: 'CP Reader' }, { role: 'CP Marker' }] })).data;
+        const keys = (await adminCalls.call('POST', '/api/method/fw.core.doctype.user.user.generate_keys', { user: user.name })).message;
+        const note = (await adminCalls.call('POST', '/api/resource/CP Note', { title: 'read by role' })).data;
+        ivy = { name: user.name, auth: `token ${keys.api_key}:${keys.api_secret}`, note: note.name };
+        // Four sockets: the cluster hands connections to its workers in turn.
+        const hers: RecordingSocket[] = [];
+        for (let i = 0; i < 4; i++) {
+          const s = await connectSocket(base, { headers: { authorization: ivy.auth } });
+          sockets.push(s);
+          hers.push(s);
+          assert.deepEqual(await s.ask('doc_subscribe', 'CP Note', ivy.note), { ok: true });
+          assert.deepEqual(await s.ask('doctype_subscribe', 'CP Mark'), { ok: true });
+        }
+        await adminCalls.call('PUT', `/api/resource/User/${encodeURIComponent(ivy.name)}`, { roles: [{ role: 'CP Marker' }] });
+        const saved = (await adminCalls.call('PUT', `/api/resource/CP Note/${encodeURIComponent(ivy.note)}`, { title: 'role gone' })).data;
+        // A CP Mark written after the save, by the same process: once a socket has its list_update,
+        // the save's doc_update, had it been sent, would have arrived before it.
+        const marker = (await adminCalls.call('POST', '/api/resource/CP Mark', { title: 'marker' })).data;
+        for (const s of hers) {
+          await s.next('list_update', (m) => m.name === marker.name);
+          assert.equal(s.received.filter((r) => r.event === 'doc_update' && (r.args[0] as { modified: string }).modified === saved.modified).length, 0);
+        }
+      } finally {
+        adminCalls.close();
+      }
+    });
+
+    test('replacing an API secret ends the sockets and streams opened with it on every worker', async () => {
+      const base = serve!.baseUrl;
+      const hers: RecordingSocket[] = [];
+      for (let i = 0; i < 4; i++) {
+        const s = await connectSocket(base, { headers: { authorization: ivy.auth } });
+        sockets.push(s);
+        hers.push(s);
+      }
+      const streams = [];
+      for (let i = 0; i < 2; i++) {
+        const s = streamOf(await openEventStream(`${base}/api/v2/realtime`, { authorization: ivy.auth }));
+        await s.next('ready');
+        streams.push(s);
+      }
+      const res = await httpCall(base, {
+        method: 'POST',
+        path: '/api/method/fw.core.doctype.user.user.generate_keys',
+        headers: { authorization: admin.authorization },
+        body: { user: ivy.name },
+      });
+      assert.equal(res.status, 200, res.text);
+      for (const s of hers) assert.equal(await s.disconnected(), 'io server disconnect');
+      for (const s of streams) {
+        await s.ended();
+        assert.deepEqual(s.events.at(-1)?.data, { reason: 'credentials revoked' });
       }
     });
   });

@@ -14,7 +14,7 @@ import { registerFormLoadMethods } from './form-load-methods.js';
 import { registerHealthMethods } from './health-methods.js';
 import { registerLinkMethods } from './link-methods.js';
 import { registerRealtimeMethods } from './realtime-methods.js';
-import { registerUserMethods } from './user-methods.js';
+import { registerUserMethods, type RevokeTokens } from './user-methods.js';
 
 /**
  * The few pieces of the site that only built-in methods use, beyond the services every handler
@@ -28,12 +28,14 @@ export interface BuiltinInternals {
   readonly siteName: string | null;
   /** Ends a session's live connections once `ctx`'s unit committed (the realtime publisher's); for `logout`. */
   revokeSession(ctx: DocContext, sid: string): void;
+  /** Ends the live connections opened with a user's API secret once `ctx`'s unit committed; for `generate_keys`. */
+  readonly revokeTokens: RevokeTokens;
 }
 
 /** Registers every built-in method; apps register theirs through the same registry. */
 export function registerBuiltinMethods(methods: MethodRegistry, internals: BuiltinInternals): void {
   registerAuthMethods(methods, internals.revokeSession);
-  registerUserMethods(methods, internals.tokenCache);
+  registerUserMethods(methods, internals.tokenCache, internals.revokeTokens);
   registerClientMethods(methods);
   registerDocstatusMethods(methods);
   registerFileMethods(methods);

@@ -1,15 +1,20 @@
 import { issueApiKeys } from '../../auth/issue-api-keys.js';
 import { BUILT_IN_USERS } from '../../auth/principal.js';
 import type { TokenCache } from '../../auth/token-cache.js';
+import type { DocContext } from '../../documents/doc-context.js';
 import { PermissionError } from '../../errors/index.js';
 import { AUTOMATIC_ROLES } from '../../permissions/automatic-roles.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 
+/** Ends, once `ctx`'s unit committed, the realtime connections `user` opened with an API key and secret. */
+export type RevokeTokens = (ctx: DocContext, user: string) => void;
+
 /**
  * `generate_keys`: a new API secret for a user (a System Manager for anyone, any user for
- * themselves); a new call replaces the secret, and the old one fails from the next request on.
+ * themselves); a new call replaces the secret, and the old one fails from the next request on,
+ * and the sockets and event streams opened with it end (docs/realtime.md, "Privacy").
  */
-async function generateKeys({ ctx, args }: MethodCall, tokenCache: TokenCache): Promise<{ api_key: string; api_secret: string }> {
+async function generateKeys({ ctx, args }: MethodCall, tokenCache: TokenCache, revokeTokens: RevokeTokens): Promise<{ api_key: string; api_secret: string }> {
   const user = String(args.user);
   const { principal } = ctx;
   if (!principal.roles.has('System Manager') && !principal.isAdministrator && principal.user !== user) {
@@ -22,6 +27,7 @@ async function generateKeys({ ctx, args }: MethodCall, tokenCache: TokenCache): 
   // The replaced secret stops working at this process's next request, not when its cached
   // verification would expire (docs/security.md, "Authentication").
   ctx.unit.afterCommit(() => tokenCache.clear());
+  revokeTokens(ctx, user);
   return { api_key: apiKey, api_secret: apiSecret };
 }
 
@@ -36,8 +42,8 @@ async function getAllRoles({ ctx }: MethodCall): Promise<string[]> {
 }
 
 /** User-related methods. */
-export function registerUserMethods(methods: MethodRegistry, tokenCache: TokenCache): void {
-  methods.register('fw.core.doctype.user.user.generate_keys', (call) => generateKeys(call, tokenCache), {
+export function registerUserMethods(methods: MethodRegistry, tokenCache: TokenCache, revokeTokens: RevokeTokens): void {
+  methods.register('fw.core.doctype.user.user.generate_keys', (call) => generateKeys(call, tokenCache, revokeTokens), {
     methods: ['POST'],
     params: [{ name: 'user', type: 'string', required: true }],
   });
