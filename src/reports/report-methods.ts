@@ -4,7 +4,7 @@ import { groupByCount } from './group-by-count.js';
 import { runnableReport, runReport } from './run-report.js';
 
 /**
- * The report methods under the reference's paths (docs/reports.md "Methods"): query_report.run and
+ * The report methods under the reference's paths (docs/reports.md "Running a report", "Sidebar counts"): query_report.run and
  * get_script, and the list sidebar's group-by counts (reportview and listview paths).
  */
 export function registerReportMethods(methods: MethodRegistry, documents: DocumentService): void {

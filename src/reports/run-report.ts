@@ -7,7 +7,7 @@ import type { Meta } from '../meta/meta.js';
 import { REPORT } from './doctypes/index.js';
 import { readReportQuery, type ReportQuery } from './report-definition.js';
 
-/** The report types fw refuses to run: each would run code a user wrote (docs/reports.md "Report types"). */
+/** The report types fw refuses to run: each would run code a user wrote (docs/reports.md "Running a report"). */
 const CODE_REPORTS: ReadonlySet<string> = new Set(['Query Report', 'Script Report', 'Custom Report']);
 
 /** The output name of a group-by's aggregate, as the reference's report view names it. */

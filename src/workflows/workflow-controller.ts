@@ -63,7 +63,7 @@ export function checkWorkflow(meta: Meta, wf: WorkflowDef): void {
       if (err instanceof ConditionError) fail(`Invalid condition in transition row ${row}: ${err.message}`);
       throw err;
     }
-    // A submitted document keeps every field without allow_on_submit (docs/workflows.md "States").
+    // A submitted document keeps every field without allow_on_submit (docs/workflows.md "Defining a workflow").
     if (from.docStatus === 1) {
       if (!stateField.allowOnSubmit) fail(`Workflow State Field ${wf.stateField} must allow changes on submit (Allow on Submit): transition row ${row} leaves a submitted state`);
       if (to.updateField !== undefined && !valueField(meta, to.updateField, 'Update Field').allowOnSubmit) {
