@@ -74,4 +74,15 @@ describe(`admin UI: workflow actions (${dialect.name})`, { skip }, () => {
     assert.equal(await page.getByRole('button', { name: 'Cancel', exact: true }).count(), 0, 'the plain Cancel is not offered');
     assert.deepEqual(problems, []);
   });
+
+  test('a Workflow opens in the generic form with its states and transitions as editable tables', async () => {
+    await page.goto(`/app/workflow/${encodeURIComponent('UI Leave Flow')}`);
+    const transitions = page.getByRole('group', { name: 'Transitions' });
+    assert.equal(await transitions.getByLabel('Action row 2').inputValue(), 'Approve');
+    assert.equal(await transitions.getByLabel('Next State row 2').inputValue(), 'Approved');
+    const states = page.getByRole('group', { name: 'Document States' });
+    assert.equal(await states.getByLabel('State row 3').inputValue(), 'Approved');
+    await states.getByLabel('Only Allow Edit For row 1').waitFor();
+    assert.deepEqual(problems, []);
+  });
 });
