@@ -2,6 +2,7 @@ import type { DocumentService } from '../documents/document-service.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
 import { groupByCount } from './group-by-count.js';
 import { runnableReport, runReport } from './run-report.js';
+import { sidebarStats, workflowStateCount } from './sidebar-stats.js';
 
 /**
  * The report methods under the reference's paths (docs/reports.md "Running a report", "Sidebar counts"): query_report.run and
@@ -45,4 +46,24 @@ export function registerReportMethods(methods: MethodRegistry, documents: Docume
       description: 'How many of the documents the list shows have each value of a field (the list sidebar).',
     });
   }
+  methods.register('fw.desk.reportview.get_sidebar_stats', ({ ctx, args }) => sidebarStats(ctx, String(args.doctype), args.stats, args.filters), {
+    params: [
+      { name: 'stats', type: 'json', required: true },
+      { name: 'doctype', type: 'string', required: true },
+      { name: 'filters', type: 'json' },
+    ],
+    description: 'The older list sidebar: for each named field, [[value, count], …] over the matching documents.',
+  });
+  methods.register(
+    'fw.workflow.doctype.workflow.workflow.get_workflow_state_count',
+    ({ ctx, args }) => workflowStateCount(ctx, String(args.doctype), String(args.workflow_state_field), args.states),
+    {
+      params: [
+        { name: 'doctype', type: 'string', required: true },
+        { name: 'workflow_state_field', type: 'string', required: true },
+        { name: 'states', type: 'json' },
+      ],
+      description: 'How many documents are in each workflow state not listed in states (the list sidebar).',
+    },
+  );
 }

@@ -212,6 +212,14 @@ for (const dialect of testDialects()) {
         assert.deepEqual(bobs, [{ name: bob.name, count: 1 }], 'only the documents the caller may read count');
       });
 
+      test('get_sidebar_stats answers [[value, count], …] per known field over the readable matching documents', async () => {
+        const answer = messageOf(await callMethod(t, 'GET', 'frappe.desk.reportview.get_sidebar_stats', { stats: JSON.stringify(['category', 'not_a_field']), doctype: CLAIM, filters: [] }, alice.auth));
+        assert.deepEqual(answer, { stats: { category: [['Food', 2], ['Travel', 2]] } });
+        const own = messageOf(await callMethod(t, 'GET', 'frappe.desk.reportview.get_sidebar_stats', { stats: ['category'], doctype: CLAIM, filters: [[CLAIM, 'amount', '>', 10]] }, bob.auth));
+        assert.deepEqual(own, { stats: { category: [['Food', 1]] } });
+        assertError(await callMethod(t, 'GET', 'fw.desk.reportview.get_sidebar_stats', { stats: ['name'], doctype: 'Webhook' }, alice.auth), 403, 'PermissionError');
+      });
+
       test('an unknown field is refused; a DocType the caller cannot read is refused', async () => {
         assertError(await callMethod(t, 'GET', 'fw.desk.reportview.get_group_by_count', { doctype: CLAIM, current_filters: [], field: 'nope' }, alice.auth), 417, 'DataError');
         assertError(await callMethod(t, 'GET', 'fw.desk.reportview.get_group_by_count', { doctype: 'Webhook', current_filters: [], field: 'name' }, alice.auth), 403, 'PermissionError');

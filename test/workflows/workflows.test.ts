@@ -295,6 +295,20 @@ for (const dialect of testDialects()) {
       });
     });
 
+    describe('list sidebar', () => {
+      test('get_workflow_state_count counts the readable documents in each state not listed', async () => {
+        const counts = messageOf(
+          await callMethod(t, 'GET', 'frappe.workflow.doctype.workflow.workflow.get_workflow_state_count', { doctype: LEAVE, workflow_state_field: 'workflow_state', states: ['Draft', 'Rejected', 'Withdrawn'] }, clerk.auth),
+        ) as Json[];
+        const stored = dataOf(await t.request({ method: 'GET', url: `${resourceUrl(LEAVE)}?fields=["workflow_state"]&limit=0` })) as unknown as Json[];
+        const expected: Record<string, number> = {};
+        for (const d of stored) if (!['Draft', 'Rejected', 'Withdrawn'].includes(d.workflow_state)) expected[d.workflow_state] = (expected[d.workflow_state] ?? 0) + 1;
+        assert.deepEqual(Object.fromEntries(counts.map((c) => [c.workflow_state, c.count])), expected);
+        assert.ok(Object.keys(expected).includes('Pending') && Object.keys(expected).includes('Approved'));
+        assertError(await callMethod(t, 'GET', 'frappe.workflow.doctype.workflow.workflow.get_workflow_state_count', { doctype: 'Webhook', workflow_state_field: 'name', states: [] }, clerk.auth), 403, 'PermissionError');
+      });
+    });
+
     describe('events', () => {
       test('a transition fires the usual webhooks and realtime events after commit', async () => {
         const receiver = await new WebhookReceiver().start();
