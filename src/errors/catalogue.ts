@@ -133,6 +133,18 @@ export class DataError extends ValidationError {
 export class FrappeTypeError extends ValidationError {
   static override readonly excType: string = 'FrappeTypeError';
 }
+/** A document under a workflow has no state, or no workflow applies (docs/workflows.md). */
+export class WorkflowStateError extends ValidationError {
+  static override readonly excType: string = 'WorkflowStateError';
+}
+/** An action that is not one the caller may take from the document's state (docs/workflows.md). */
+export class WorkflowTransitionError extends ValidationError {
+  static override readonly excType: string = 'WorkflowTransitionError';
+}
+/** A state or docstatus change that skips the workflow (docs/workflows.md). */
+export class WorkflowPermissionError extends ValidationError {
+  static override readonly excType: string = 'WorkflowPermissionError';
+}
 
 /** 429: rate limits and the login lockout. */
 export class TooManyRequestsError extends FwError {

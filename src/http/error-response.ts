@@ -6,7 +6,8 @@ export interface ErrorBody {
   exc_type: string;
   exception: string;
   exc: string;
-  _server_messages: string;
+  /** Only the messages the code added (an unexpected error has none: docs/api.md "Errors"). */
+  _server_messages?: string;
   message?: string;
   request_id?: string;
 }
@@ -30,7 +31,9 @@ export interface MappedError {
 
 /**
  * The one place errors become HTTP answers. Catalogue errors keep their status and message;
- * anything else is a 500 that is logged with the request id and shown without internals.
+ * anything else is a 500 that is logged with the request id and shown without internals, and
+ * carries no message for the user: no code printed one (the reference's answer to an unhandled
+ * exception has no `_server_messages`; docs/api.md "Errors").
  */
 export function mapError(err: unknown, scope: ErrorScope): MappedError {
   if (err instanceof FwError) {
@@ -44,23 +47,25 @@ export function mapError(err: unknown, scope: ErrorScope): MappedError {
     excType: scope.developerMode && err instanceof Error ? err.constructor.name : 'Exception',
     message,
     stack: err instanceof Error ? err.stack : undefined,
-    messages: [{ message, title: 'Server Error' }],
+    messages: [],
   };
 }
 
-/** The v1 error body: exc_type, exception, exc and _server_messages, every time. */
+/** The v1 error body: exc_type, exception and exc every time; _server_messages when there are messages. */
 export function v1ErrorBody(mapped: MappedError, scope: ErrorScope): ErrorBody {
   const exception = mapped.message ? `fw.exceptions.${mapped.excType}: ${mapped.message}` : `fw.exceptions.${mapped.excType}`;
   const body: ErrorBody = {
     exc_type: mapped.excType,
     exception,
     exc: JSON.stringify([scope.developerMode && mapped.stack ? mapped.stack : exception]),
-    _server_messages: JSON.stringify(
+  };
+  if (mapped.messages.length > 0) {
+    body._server_messages = JSON.stringify(
       mapped.messages.map((m) =>
         JSON.stringify({ message: m.message, title: m.title ?? 'Message', indicator: m.indicator ?? 'red', raise_exception: 1 }),
       ),
-    ),
-  };
+    );
+  }
   const responseMessage = mapped.error?.details.responseMessage;
   if (typeof responseMessage === 'string') body.message = responseMessage;
   if (mapped.status >= 500) body.request_id = scope.requestId;

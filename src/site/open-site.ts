@@ -23,6 +23,8 @@ import { JobQueue } from '../jobs/job-queue.js';
 import { registerJobMethods } from '../jobs/job-methods.js';
 import { registerSiteScheduler } from './site-jobs.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
+import { registerWorkflows } from '../workflows/register-workflows.js';
+import { registerReports } from '../reports/register-reports.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
@@ -96,6 +98,8 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     });
     const jobs = new JobQueue(db);
     registerJobMethods(methods, jobs);
+    registerWorkflows({ hooks, methods, documents });
+    registerReports({ hooks, methods, documents });
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
     await registerApps(apps, { hooks, methods, documents, jobs, realtime });
 

@@ -60,6 +60,9 @@ for (const dialect of testDialects()) {
       const browser = await launchBrowser();
       try {
         const { page, problems } = await newContext(browser, base);
+        // Swagger UI takes tens of seconds to lay out the whole description (over 1 MB, every DocType
+        // and method) on a loaded machine: wait for what is asserted rather than for a fixed time.
+        page.setDefaultTimeout(120_000);
         const login = await page.request.post('/api/method/login', { data: { usr: 'Administrator', pwd: ADMIN_PASSWORD } });
         assert.equal(login.status(), 200);
         await page.goto('/api/docs');
