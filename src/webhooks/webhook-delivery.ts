@@ -91,6 +91,8 @@ export async function deliver(deps: DeliveryDeps, logName: string): Promise<void
   let request: StoredRequest = { body: log.data, headers: log.headers };
   let rendered: StoredRequest | undefined;
   if (snapshot && def) {
+    // Requests waiting for the event loop go first: renders never follow one another without a break.
+    await new Promise((resolve) => setImmediate(resolve));
     const prepared = await prepareRequest(deps, def, { doctype: log.reference_doctype, event: log.event }, snapshot);
     if ('refused' in prepared) return stop(prepared.refused);
     request = rendered = prepared.request;

@@ -1,0 +1,97 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { JobWorker } from '../../src/jobs/job-worker.js';
+import { RENDER_BUDGET_MS } from '../../src/webhooks/json-template.js';
+import { testDialects } from '../helpers/dialects.js';
+import { startTestSite, type TestSite } from '../helpers/test-site.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * A template that would run for seconds with little memory: a million loop steps, no output.
+ * Before renders had a budget of a few ms (docs/webhooks.md "Bodies"), each such render held the
+ * event loop for about a second, inside the write that matched.
+ */
+const EXPENSIVE = '{% for i in (1..1000) %}{% for j in (1..1000) %}{% if i == j %}{% endif %}{% endfor %}{% endfor %}{"n": "{{ doc.name }}"}';
+
+/**
+ * The longest the event loop may have stood still while five such templates were tried. Generous
+ * (the budget is RENDER_BUDGET_MS per render, with the loop free between renders): it only has
+ * to tell "a few budgets at worst" from the seconds that five unbounded renders take.
+ */
+const LOOP_STALL_BOUND_MS = 500;
+
+for (const dialect of testDialects()) {
+  describe(`webhook templates cannot stall the server (${dialect.name})`, () => {
+    let t: TestSite;
+    let receiver: WebhookReceiver;
+    const hooks: string[] = [];
+    before(async () => {
+      receiver = await new WebhookReceiver().start();
+      t = await startTestSite(dialect, { config: { webhook_allowed_targets: [`127.0.0.1:${receiver.port}`] } });
+      for (let i = 0; i < 5; i++) {
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/resource/Webhook',
+          body: { webhook_doctype: 'ToDo', webhook_docevent: 'after_insert', request_url: receiver.url(), webhook_json: EXPENSIVE },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        hooks.push(String(res.json().data.name));
+      }
+    });
+    after(async () => {
+      await t?.close();
+      await receiver?.stop();
+    });
+
+    test('five matching webhooks with expensive templates: the write answers at once, pings are answered throughout, each delivery stops at its budget with a clear error', { timeout: 120_000 }, async () => {
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      let pinging = true;
+      let pings = 0;
+      const pinger = (async () => {
+        while (pinging) {
+          const res = await t.request({ method: 'GET', url: '/api/method/ping' });
+          assert.equal(res.statusCode, 200);
+          pings += 1;
+          // In-process requests answer in microtasks: yield, so timers and I/O (the jobs' database) run too.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      loop.enable();
+      try {
+        const write = await t.request({ method: 'POST', url: '/api/resource/ToDo', body: { description: 'matches five webhooks' } });
+        assert.equal(write.statusCode, 200, write.body);
+        const todo = String(write.json().data.name);
+        await t.site.jobs.flushSources();
+        const pending = await logsOf(todo);
+        assert.equal(pending.length, 5);
+        assert.ok(pending.every((l) => l.status === 'Pending' && l.data === ''), 'the write rendered nothing');
+
+        const pingsBefore = pings;
+        await new JobWorker(t.site.jobs).runDue();
+        assert.ok(pings > pingsBefore, 'pings were answered while the five deliveries rendered');
+
+        const done = await logsOf(todo);
+        for (const log of done) {
+          assert.equal(log.status, 'Exhausted');
+          assert.equal(log.error, `The JSON template exceeded its render budget of ${RENDER_BUDGET_MS} ms and was stopped`);
+          assert.equal(log.data, '', 'nothing was rendered to send');
+        }
+        assert.equal(receiver.received.length, 0, 'nothing was sent');
+      } finally {
+        loop.disable();
+        pinging = false;
+        await pinger;
+      }
+      const stalledMs = loop.max / 1e6;
+      assert.ok(stalledMs < LOOP_STALL_BOUND_MS, `the event loop stood still for ${stalledMs.toFixed(0)} ms at most`);
+    });
+
+    async function logsOf(todo: string) {
+      const filters = encodeURIComponent(JSON.stringify([['reference_document', '=', todo]]));
+      const res = await t.request({ method: 'GET', url: `/api/resource/Webhook Request Log?fields=["*"]&filters=${filters}` });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().data as Record<string, any>[];
+    }
+  });
+}
