@@ -39,7 +39,7 @@ export const isPrivateAddress = isInternalAddress;
 /**
  * Sends one webhook request with node:http(s): a hard timeout over the whole exchange, at most
  * {@link MAX_RESPONSE_BYTES} of the answer read, redirects followed only within the same host
- * (at most three), and every hop's target judged by the policy: an IP literal before connecting,
+ * and port (at most three), and every hop's target judged by the policy: an IP literal before connecting,
  * a host name on its DNS answer at connect time (docs/webhooks.md "Safety").
  */
 export async function sendWebhookRequest(options: SendOptions): Promise<SendResult> {
@@ -60,7 +60,12 @@ export async function sendWebhookRequest(options: SendOptions): Promise<SendResu
     const result = await once(url, method, options.headers, body, options.timeoutMs, options.targets);
     const location = result.headers.location;
     if (result.status === undefined || result.status < 300 || result.status >= 400 || result.status === 304 || !location) return result;
-    const next = new URL(location, url);
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return { ...result, error: `Redirect to an invalid location not followed`, fatal: true };
+    }
     if (next.host !== origin) {
       return { ...result, error: `Redirect to another host (${next.host}) not followed`, fatal: true };
     }
