@@ -15,11 +15,14 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 const EXPENSIVE = '{% for i in (1..1000) %}{% for j in (1..1000) %}{% if i == j %}{% endif %}{% endfor %}{% endfor %}{"n": "{{ doc.name }}"}';
 
 /**
- * The longest the event loop may have stood still while five such templates were tried. Generous
- * (the budget is RENDER_BUDGET_MS per render, with the loop free between renders): it only has
- * to tell "a few budgets at worst" from the seconds that five unbounded renders take.
+ * The event loop's longest stand-still while the five templates are tried must stay under this
+ * many ms, or under a few times what the same process shows while it only answers pings (the
+ * machine may be busy, which stretches every wall-clock measure). Generous either way: a stopped
+ * render holds the loop for at most two budgets of RENDER_BUDGET_MS; an unbounded one held it for
+ * a second or more per webhook.
  */
-const LOOP_STALL_BOUND_MS = 500;
+const LOOP_STALL_BOUND_MS = 1000;
+const BUSY_MACHINE_FACTOR = 4;
 
 for (const dialect of testDialects()) {
   describe(`webhook templates cannot stall the server (${dialect.name})`, () => {
@@ -45,6 +48,7 @@ for (const dialect of testDialects()) {
     });
 
     test('five matching webhooks with expensive templates: the write answers at once, pings are answered throughout, each delivery stops at its budget with a clear error', { timeout: 120_000 }, async () => {
+      const idle = monitorEventLoopDelay({ resolution: 10 });
       const loop = monitorEventLoopDelay({ resolution: 10 });
       let pinging = true;
       let pings = 0;
@@ -57,6 +61,10 @@ for (const dialect of testDialects()) {
           await new Promise((resolve) => setImmediate(resolve));
         }
       })();
+      // What this machine does to the loop right now, with nothing but pings to answer.
+      idle.enable();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      idle.disable();
       loop.enable();
       try {
         const write = await t.request({ method: 'POST', url: '/api/resource/ToDo', body: { description: 'matches five webhooks' } });
@@ -84,7 +92,8 @@ for (const dialect of testDialects()) {
         await pinger;
       }
       const stalledMs = loop.max / 1e6;
-      assert.ok(stalledMs < LOOP_STALL_BOUND_MS, `the event loop stood still for ${stalledMs.toFixed(0)} ms at most`);
+      const bound = Math.max(LOOP_STALL_BOUND_MS, BUSY_MACHINE_FACTOR * (idle.max / 1e6));
+      assert.ok(stalledMs < bound, `the event loop stood still for ${stalledMs.toFixed(0)} ms at most (bound ${bound.toFixed(0)} ms)`);
     });
 
     async function logsOf(todo: string) {
