@@ -13,8 +13,13 @@ export interface OwnerReads {
   readAs<T>(user: string, work: (ctx: DocContext) => Promise<T>): Promise<{ readonly value: T } | undefined>;
 }
 
-/** A request to send, or why none is sent (recorded as the delivery's error). */
-export type PreparedRequest = { readonly request: StoredRequest } | { readonly refused: string };
+/**
+ * A request to send; or why none is sent, recorded as the delivery's error; or `unseen`: the
+ * document is not the owner's to see (not readable, or the condition fails on what they may read),
+ * and the delivery leaves no trace, since even a log naming the document would tell its readers
+ * what the owner may not know.
+ */
+export type PreparedRequest = { readonly request: StoredRequest } | { readonly refused: string } | { readonly unseen: true };
 
 /** What the delivery is about: the document's DocType and the event that matched. */
 export interface DeliverySubject {
@@ -22,11 +27,11 @@ export interface DeliverySubject {
   readonly event: string;
 }
 
-type OwnerView = { readonly doc: Doc } | { readonly refused: string };
+type OwnerView = { readonly doc: Doc } | { readonly refused: string } | { readonly unseen: true };
 
 /**
  * Renders a delivery's request from the document as it was at the match, seen through the
- * webhook owner's eyes at delivery (docs/webhooks.md "Whose eyes"): refused unless the owner may
+ * webhook owner's eyes at delivery (docs/webhooks.md "Whose eyes"): unseen unless the owner may
  * read the document (role permissions with if_owner, User Permissions, `has_permission` hooks,
  * shares), with the fields above the owner's permission levels removed, and the condition holding
  * on what is left (a condition on a hidden field must not reveal it). A template that fails or
@@ -35,7 +40,7 @@ type OwnerView = { readonly doc: Doc } | { readonly refused: string };
 export async function prepareRequest(reads: OwnerReads, hook: WebhookDef, subject: DeliverySubject, snapshot: Doc): Promise<PreparedRequest> {
   const seen = await reads.readAs(hook.owner, (ctx) => ownerView(ctx, subject.doctype, snapshot));
   if (!seen) return { refused: `The webhook's owner ${hook.owner} is missing or disabled: nothing is sent` };
-  if ('refused' in seen.value) return seen.value;
+  if (!('doc' in seen.value)) return seen.value;
   const visible = seen.value.doc;
   let holds = false;
   try {
@@ -43,7 +48,7 @@ export async function prepareRequest(reads: OwnerReads, hook: WebhookDef, subjec
   } catch {
     holds = false;
   }
-  if (!holds) return { refused: `The condition does not hold on the fields the webhook's owner ${hook.owner} may read: nothing is sent` };
+  if (!holds) return { unseen: true };
   try {
     return { request: await buildRequest(hook, subject.doctype, subject.event, visible) };
   } catch (err) {
@@ -55,9 +60,6 @@ export async function prepareRequest(reads: OwnerReads, hook: WebhookDef, subjec
 async function ownerView(ctx: DocContext, doctype: string, doc: Doc): Promise<OwnerView> {
   const meta = ctx.metas.has(doctype) ? ctx.metas.get(doctype) : undefined;
   if (!meta) return { refused: `DocType ${doctype} no longer exists` };
-  const user = ctx.principal.user;
-  if (!(await mayUseDocument(permissionContext(ctx), meta, 'read', doc))) {
-    return { refused: `The webhook's owner ${user} may not read ${doctype} ${String(doc.name)}: nothing is sent` };
-  }
+  if (!(await mayUseDocument(permissionContext(ctx), meta, 'read', doc))) return { unseen: true };
   return { doc: hideUnreadableFields(ctx.principal, meta, doc, (d) => ctx.metas.get(d)) };
 }

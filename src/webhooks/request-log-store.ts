@@ -204,3 +204,8 @@ export async function markPending(scope: LogScope, name: string): Promise<void> 
       .compile(),
   );
 }
+
+/** Removes a log row that must leave no trace (a document its webhook's owner may not see). */
+export async function deleteDelivery(scope: LogScope, name: string): Promise<void> {
+  await scope.q.run(scope.dialect.builder.deleteFrom(table(scope)).where('name', '=', name).compile());
+}

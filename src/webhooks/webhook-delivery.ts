@@ -4,7 +4,7 @@ import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Database, Queryable, Row } from '../storage/database.js';
 import { WEBHOOK } from './doctypes/index.js';
 import { prepareRequest, type OwnerReads } from './render-as-owner.js';
-import { loadDelivery, recordAttempt, type AttemptRecord, type DeliveryRow, type LogScope } from './request-log-store.js';
+import { deleteDelivery, loadDelivery, recordAttempt, type AttemptRecord, type DeliveryRow, type LogScope } from './request-log-store.js';
 import { judge, nextRetryDelay } from './retry-schedule.js';
 import { dropSnapshot, readSnapshot } from './snapshot-store.js';
 import type { TargetPolicy } from './target-guard.js';
@@ -94,6 +94,7 @@ export async function deliver(deps: DeliveryDeps, logName: string): Promise<void
     // Requests waiting for the event loop go first: renders never follow one another without a break.
     await new Promise((resolve) => setImmediate(resolve));
     const prepared = await prepareRequest(deps, def, { doctype: log.reference_doctype, event: log.event }, snapshot);
+    if ('unseen' in prepared) return forget(deps, scope, log);
     if ('refused' in prepared) return stop(prepared.refused);
     request = rendered = prepared.request;
   } else if (Object.keys(log.headers).length === 0) {
@@ -128,6 +129,19 @@ export async function deliver(deps: DeliveryDeps, logName: string): Promise<void
     return;
   }
   await finish(deps, scope, log, { ...base, status: 'Exhausted', nextRetry: null, error });
+}
+
+/**
+ * Removes a delivery whose document its webhook's owner may not see, with its document, unless
+ * another attempt was recorded since this one started (docs/webhooks.md "Whose eyes").
+ */
+async function forget(deps: DeliveryDeps, scope: (q: Queryable) => LogScope, log: DeliveryRow): Promise<void> {
+  await deps.db.transaction(async (q) => {
+    const current = await loadDelivery(scope(q), log.name, { forUpdate: true });
+    if (!current || current.attempt !== log.attempt) return;
+    await deleteDelivery(scope(q), log.name);
+    await dropSnapshot(q, deps.db.dialect, log.name);
+  });
 }
 
 /**

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { RENDER_BUDGET_MS } from '../../src/webhooks/json-template.js';
+import { WEBHOOK_METHODS } from '../../src/webhooks/webhook-methods.js';
+import { assertV1Error } from '../helpers/error-envelope.js';
 import { testDialects } from '../helpers/dialects.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -86,6 +88,10 @@ for (const dialect of testDialects()) {
           assert.equal(log.data, '', 'nothing was rendered to send');
         }
         assert.equal(receiver.received.length, 0, 'nothing was sent');
+        // Nothing can be sent again from a delivery stopped before its request was rendered.
+        for (const method of ['retry_now', 'replay']) {
+          assertV1Error(await t.request({ method: 'POST', url: `/api/method/${WEBHOOK_METHODS}.${method}`, body: { name: done[0]!.name } }), 417, 'ValidationError');
+        }
       } finally {
         loop.disable();
         pinging = false;
