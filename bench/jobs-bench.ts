@@ -3,7 +3,7 @@
 // the insert throughput with one matching webhook relative to none. In process, per dialect.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +11,7 @@ import { buildApp } from '../src/http/app.js';
 import { countJobs } from '../src/jobs/job-store.js';
 import { startSiteWorker } from '../src/site/site-jobs.js';
 import { createSite, openSite } from '../src/site/open-site.js';
+import { sitePaths } from '../src/site/site-paths.js';
 import type { Site } from '../src/site/site.js';
 import { createThrowawayDatabase, postgresReachable } from './postgres-admin.js';
 
@@ -143,6 +144,10 @@ export async function runJobsBench(
         db = await createThrowawayDatabase(options.pgUrl);
       }
       await createSite(dir, { dbUrl: db?.url, adminPassword: PASSWORD });
+      // The bench's receiver listens on loopback, which webhooks refuse unless the operator allows it.
+      const configFile = sitePaths(dir).config;
+      const config = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, unknown>;
+      await writeFile(configFile, JSON.stringify({ ...config, webhook_allowed_targets: ['127.0.0.1'] }, null, 2), { mode: 0o600 });
       const site = await openSite(dir);
       try {
         results.push(await benchSite(site, dialect, options.quick, log));

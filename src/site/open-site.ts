@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { loadApps } from '../apps/load-apps.js';
 import { registerApps } from '../apps/register-apps.js';
+import { loadPrincipal } from '../auth/principal.js';
 import { adminPasswordWeakness } from '../auth/password-policy.js';
 import { SessionStore } from '../auth/sessions.js';
 import { TokenCache } from '../auth/token-cache.js';
@@ -119,6 +120,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     );
     await warnAboutFileFolders(paths, options.warn);
     const { settingsCache } = site;
+    const opened = site;
     registerWebhooks({
       hooks,
       methods,
@@ -127,7 +129,11 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       metas,
       timeZone: () => settingsCache.current.time_zone,
       encryptionKey: config.encryption_key,
-      denyPrivate: config.webhook_deny_private_targets,
+      targets: { denyInternal: config.webhook_deny_private_targets, allowed: config.webhook_allowed_targets },
+      readAs: async (user, work) => {
+        const principal = await db.read((q) => loadPrincipal(q, db.dialect, user));
+        return principal ? { value: await opened.read(principal, work) } : undefined;
+      },
       report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed; its entries wait for the next batch or sweep'),
     });
     registerSiteScheduler(site);

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { isValidTimeZone } from '../datetime/clock.js';
 import { DEFAULT_REALTIME_CONFIG, parseRealtimeConfig, type RealtimeConfig } from '../realtime/realtime-config.js';
 import { checkDatabaseUrl } from '../storage/database-url.js';
+import { parseAllowedTargets, type AllowedTarget } from '../webhooks/allowed-targets.js';
 import { readConfigObject, SiteConfigError, unknownKeyWarnings } from './site-config-file.js';
 
 export { SiteConfigError } from './site-config-file.js';
@@ -38,8 +39,13 @@ export interface SiteConfig {
   readonly deny_multiple_sessions: boolean;
   /** Origins browsers may call from with credentials: `"*"` (any) or a list; null for none. */
   readonly allow_cors: '*' | readonly string[] | null;
-  /** When true, webhooks refuse loopback, private and link-local targets (docs/webhooks.md "Safety"). */
+  /**
+   * True by default: webhooks refuse loopback, private, link-local and other internal targets
+   * unless `webhook_allowed_targets` names them; false turns that guard off (docs/webhooks.md "Safety").
+   */
   readonly webhook_deny_private_targets: boolean;
+  /** Internal webhook targets the operator allows: host names, addresses or CIDR ranges, each with an optional port. */
+  readonly webhook_allowed_targets: readonly AllowedTarget[];
   /** When false, fw serves no admin web UI at /app and /login (docs/admin-ui.md). */
   readonly admin_ui: boolean;
   /** The reference's password strength policy: new passwords need `minimum_password_score` (zxcvbn, 0-4). */
@@ -106,7 +112,8 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   trust_proxy: false,
   deny_multiple_sessions: false,
   allow_cors: null,
-  webhook_deny_private_targets: false,
+  webhook_deny_private_targets: true,
+  webhook_allowed_targets: [],
   admin_ui: true,
   enable_password_policy: false,
   minimum_password_score: 2,
@@ -143,6 +150,14 @@ const positiveInt = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
 const nonNegativeInt = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
 const positiveNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
 
+function webhookAllowedTargets(value: unknown): readonly AllowedTarget[] {
+  try {
+    return parseAllowedTargets(value);
+  } catch (err) {
+    throw new SiteConfigError(`site_config.json: "webhook_allowed_targets" ${(err as Error).message}`);
+  }
+}
+
 /** Reads and validates a site's config, filling defaults. */
 export async function loadSiteConfig(file: string, options: LoadSiteConfigOptions = {}): Promise<SiteConfig> {
   const raw = await readConfigObject(file);
@@ -167,6 +182,7 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
     webhook_deny_private_targets: Boolean(
       expect(raw.webhook_deny_private_targets, isBoolean, 'webhook_deny_private_targets', 'true or false', DEFAULT_CONFIG.webhook_deny_private_targets),
     ),
+    webhook_allowed_targets: webhookAllowedTargets(raw.webhook_allowed_targets),
     admin_ui: Boolean(expect(raw.admin_ui, isBoolean, 'admin_ui', 'true or false', DEFAULT_CONFIG.admin_ui)),
     enable_password_policy: Boolean(
       expect(raw.enable_password_policy, isBoolean, 'enable_password_policy', 'true or false', DEFAULT_CONFIG.enable_password_policy),

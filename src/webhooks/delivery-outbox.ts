@@ -3,6 +3,7 @@ import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Database, Queryable } from '../storage/database.js';
 import { hasEntries, takeEntries } from './outbox-store.js';
 import { insertDeliveries } from './request-log-store.js';
+import { writeSnapshots } from './snapshot-store.js';
 import { DELIVER_JOB } from './webhook-delivery.js';
 
 /** What the outbox needs from the site. */
@@ -24,7 +25,8 @@ const BATCH_LIMIT = 500;
  * Turns webhook outbox entries into Webhook Request Logs and delivery jobs (docs/webhooks.md "How
  * a change becomes a request"). The recorder writes one outbox row per match in the document's
  * transaction and, once that committed, calls {@link nudge}; a batch then takes every waiting entry
- * and writes the logs (status Pending) and their jobs (`webhook:<log>:1`) in one transaction of its
+ * and writes the logs (status Pending), the documents they render from (snapshot-store.ts) and
+ * their jobs (`webhook:<log>:1`) in one transaction of its
  * own, so the write that matched pays one small row instead of a log, a job and their indexes. As a
  * job source of the site's queue it is flushed before a worker claims, and swept at worker start
  * and now and then, which picks up the entries of a process killed between its commit and its batch.
@@ -98,6 +100,7 @@ export class DeliveryOutbox implements JobSource {
     if (entries.length === 0) return 0;
     const scope = { q, dialect: db.dialect, metas, timeZone: this.#deps.timeZone() };
     await insertDeliveries(scope, entries.map((e) => ({ ...e, name: e.log })));
+    await writeSnapshots(q, db.dialect, entries.flatMap((e) => (e.doc && e.error === undefined ? [{ log: e.log, doc: e.doc }] : [])));
     const deliverable = entries.filter((e) => e.error === undefined);
     await jobs.enqueueBatch(
       deliverable.map((e) => ({ handler: DELIVER_JOB, args: { log: e.log }, options: { jobId: `webhook:${e.log}:1`, queue: e.queue, user: e.user } })),

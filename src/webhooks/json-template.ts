@@ -27,6 +27,16 @@ const refusingFs: FS = {
 /** The longest template LiquidJS parses. */
 const PARSE_LIMIT = 100_000;
 
+/**
+ * How long one render may run, in ms (docs/webhooks.md "Bodies"): LiquidJS checks it before each
+ * node, so no render holds the event loop much longer. A render past it is tried once more (see
+ * renderWithLiquid) before the delivery fails. Templates render in the delivery job, one
+ * at a time with the loop free between them, never in the write that matched.
+ */
+export const RENDER_BUDGET_MS = 40;
+/** What one render may allocate, in characters (LiquidJS counts strings, ranges and arrays it builds). */
+export const RENDER_MEMORY_LIMIT = 2_000_000;
+
 let engine: Liquid | undefined;
 
 /** The sandboxed engine, built on first use: a site without templated webhooks never loads LiquidJS. */
@@ -40,8 +50,8 @@ async function templateEngine(): Promise<Liquid> {
     dynamicPartials: false,
     strictFilters: true,
     parseLimit: PARSE_LIMIT,
-    renderLimit: 1_000,
-    memoryLimit: 10_000_000,
+    renderLimit: RENDER_BUDGET_MS,
+    memoryLimit: RENDER_MEMORY_LIMIT,
     outputEscape: escapeIntoJson,
   });
   built.registerFilter('tojson', (value: unknown) => new JsonText(JSON.stringify(value ?? null) ?? 'null'));
@@ -91,14 +101,34 @@ export async function renderJsonTemplate(source: string, doc: Readonly<Record<st
   }
 }
 
+const OVER_TIME = /template render limit exceeded/;
+
 async function renderWithLiquid(source: string, doc: Readonly<Record<string, unknown>>): Promise<string> {
   const templates = await parse(source);
+  const engine = await templateEngine();
+  // Rendered synchronously: our filters and the refusing file system never wait, and the
+  // generator-to-promise steps of render() cost more than the render itself (docs/benchmarks.md).
+  const render = () => String(engine.renderSync(templates, { doc }));
   try {
-    // Rendered synchronously: our filters and the refusing file system never wait, and the
-    // generator-to-promise steps of render() cost more than the render itself (docs/benchmarks.md).
-    return String((await templateEngine()).renderSync(templates, { doc }));
+    try {
+      return render();
+    } catch (err) {
+      if (!OVER_TIME.test((err as Error).message)) throw err;
+      // A time budget is wall-clock time: a cold start (code LiquidJS runs for the first time) or a
+      // busy machine can push a small template past it. One more try, after the event loop served
+      // what waits; a runaway template fails again and has held the loop for two budgets at most.
+      await new Promise((resolve) => setImmediate(resolve));
+      return render();
+    }
   } catch (err) {
-    throw new TemplateError(`The JSON template failed to render: ${(err as Error).message}`);
+    const message = (err as Error).message;
+    if (OVER_TIME.test(message)) {
+      throw new TemplateError(`The JSON template exceeded its render budget of ${RENDER_BUDGET_MS} ms and was stopped`);
+    }
+    if (/memory alloc limit exceeded/.test(message)) {
+      throw new TemplateError(`The JSON template exceeded its render budget of ${RENDER_MEMORY_LIMIT} characters and was stopped`);
+    }
+    throw new TemplateError(`The JSON template failed to render: ${message}`);
   }
 }
 

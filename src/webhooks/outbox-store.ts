@@ -1,4 +1,5 @@
 import { newJobName } from '../jobs/job-name.js';
+import type { Doc } from '../meta/doctype.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { perOwner, statementShape } from '../storage/statement-shape.js';
@@ -6,8 +7,10 @@ import { OUTBOX_TABLE } from './outbox-table.js';
 import type { NewDelivery } from './request-log-store.js';
 
 /**
- * One webhook match waiting in the outbox: the delivery its Webhook Request Log records (a request
- * that could not be built is written Exhausted, with no job), and what its delivery job needs.
+ * One webhook match waiting in the outbox: the delivery its Webhook Request Log records, the
+ * document as it was at the match (rendered at the first attempt, not in the write), and what its
+ * delivery job needs. Entries written before rendering moved out of the write carry `request`
+ * instead of `doc`.
  */
 export interface OutboxEntry extends NewDelivery {
   /** The name the log will have (fixed at the match, so a second save in the unit can replace it). */
@@ -18,6 +21,8 @@ export interface OutboxEntry extends NewDelivery {
   readonly at: number;
   /** The delivery job's queue, when the webhook names one. */
   readonly queue?: string;
+  /** The document at the match, which the first attempt renders as the webhook's owner may read it. */
+  readonly doc?: Doc;
 }
 
 /** The outbox INSERT, compiled once per dialect: it runs inside every matching write. */

@@ -13,6 +13,14 @@ import type { Dialect } from '../storage/dialect.js';
  */
 export const OUTBOX_TABLE = '__fw_webhook_outbox';
 
+/**
+ * The documents of deliveries not rendered yet (docs/webhooks.md "How a change becomes a
+ * request"): the outbox's batch moves each match's document here, keyed by its Webhook Request
+ * Log, and the first attempt renders the request from it as the webhook's owner may read it, then
+ * drops it. Kept apart from the log, which System Managers read, since the owner may read less.
+ */
+export const SNAPSHOT_TABLE = '__fw_webhook_snapshot';
+
 /** CREATE TABLE, idempotent (run at every site open, like the other system tables). */
 export function outboxTableStatements(dialect: Dialect): SqlStatement[] {
   const type = (spec: Parameters<Dialect['columnType']>[0]) => sql.raw(dialect.columnType(spec));
@@ -22,6 +30,12 @@ export function outboxTableStatements(dialect: Dialect): SqlStatement[] {
       .ifNotExists()
       .addColumn('name', type({ kind: 'varchar', length: 64 }), (c) => c.notNull())
       .addColumn('entry', type({ kind: 'text' }), (c) => c.notNull())
+      .compile(),
+    dialect.builder.schema
+      .createTable(SNAPSHOT_TABLE)
+      .ifNotExists()
+      .addColumn('name', type({ kind: 'varchar', length: 64 }), (c) => c.primaryKey())
+      .addColumn('doc', type({ kind: 'text' }), (c) => c.notNull())
       .compile(),
   ];
 }

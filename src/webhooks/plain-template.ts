@@ -12,8 +12,9 @@ const SPECIAL = new Set(['size', 'first', 'last']);
  * The usual webhook JSON template is literal text with `{{ doc.<field> }}` outputs and nothing
  * else. Such a template is rendered here as LiquidJS would render it with fw's options (an own
  * property of the document, or nothing, escaped into JSON string content), without its generator
- * steps, which cost a matching write more than the rest of recording it (docs/benchmarks.md "Jobs
- * and webhooks"). Answers undefined for anything else (tags, filters, whitespace control, other
+ * steps, which cost more than the rest of recording a match back when templates rendered in the
+ * write (docs/benchmarks.md "Jobs and webhooks"); they now render in the delivery job, where the
+ * saving still counts per delivery. Answers undefined for anything else (tags, filters, whitespace control, other
  * variables), which LiquidJS renders.
  */
 export function compilePlainTemplate(source: string): PlainTemplate | undefined {

@@ -31,7 +31,8 @@ export interface NewDelivery {
   readonly user: string;
   readonly url: string;
   readonly method: string;
-  readonly request: StoredRequest;
+  /** The request to send; absent when the first attempt renders it (docs/webhooks.md "How a change becomes a request"). */
+  readonly request?: StoredRequest;
   /** The Standard Webhooks event id (kept across retries); a fresh one when omitted. */
   readonly webhookId?: string;
   /** For a request that could not even be built: stored as Exhausted with this error. */
@@ -103,8 +104,8 @@ function logRow(name: string, stamp: string, d: NewDelivery): LogRow {
     request_method: d.method,
     url: d.url,
     webhook_id: d.webhookId ?? `msg_${randomUUID()}`,
-    headers: JSON.stringify(d.request.headers),
-    data: d.request.body,
+    headers: JSON.stringify(d.request?.headers ?? {}),
+    data: d.request?.body ?? '',
     error: d.error ?? null,
   };
 }
@@ -163,10 +164,14 @@ export interface AttemptRecord {
   readonly responseStatus: number | null;
   readonly response: string;
   readonly error: string | null;
-  readonly headers?: Record<string, string>;
+  /** The request as rendered at the first attempt (docs/webhooks.md "How a change becomes a request"). */
+  readonly request?: StoredRequest;
+  /** The answer's headers, when an answer came. */
+  readonly responseHeaders?: Readonly<Record<string, unknown>>;
 }
 
-const MAX_LOGGED = 4_000;
+/** The most of an answer's body the log keeps (the sender reads no more than 4 KiB). */
+const MAX_LOGGED = 4_096;
 
 /** Records an attempt on the log row. */
 export async function recordAttempt(scope: LogScope, name: string, r: AttemptRecord): Promise<void> {
@@ -180,7 +185,8 @@ export async function recordAttempt(scope: LogScope, name: string, r: AttemptRec
         response_status: r.responseStatus,
         response: r.response.length > MAX_LOGGED ? `${r.response.slice(0, MAX_LOGGED)}…` : r.response,
         error: r.error,
-        ...(r.headers ? { headers: JSON.stringify(r.headers) } : {}),
+        ...(r.request ? { headers: JSON.stringify(r.request.headers), data: r.request.body } : {}),
+        ...(r.responseHeaders ? { response_headers: JSON.stringify(r.responseHeaders) } : {}),
         modified: now(scope.timeZone),
       })
       .where('name', '=', name)
@@ -197,4 +203,9 @@ export async function markPending(scope: LogScope, name: string): Promise<void> 
       .where('name', '=', name)
       .compile(),
   );
+}
+
+/** Removes a log row that must leave no trace (a document its webhook's owner may not see). */
+export async function deleteDelivery(scope: LogScope, name: string): Promise<void> {
+  await scope.q.run(scope.dialect.builder.deleteFrom(table(scope)).where('name', '=', name).compile());
 }

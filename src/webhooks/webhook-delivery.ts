@@ -3,8 +3,13 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Database, Queryable, Row } from '../storage/database.js';
 import { WEBHOOK } from './doctypes/index.js';
-import { loadDelivery, recordAttempt, type AttemptRecord, type DeliveryRow, type LogScope } from './request-log-store.js';
+import { prepareRequest, type OwnerReads } from './render-as-owner.js';
+import { deleteDelivery, loadDelivery, recordAttempt, type AttemptRecord, type DeliveryRow, type LogScope } from './request-log-store.js';
 import { judge, nextRetryDelay } from './retry-schedule.js';
+import { dropSnapshot, readSnapshot } from './snapshot-store.js';
+import type { TargetPolicy } from './target-guard.js';
+import type { StoredRequest } from './webhook-body.js';
+import { readWebhookDefs } from './webhook-cache.js';
 import { attemptHeaders } from './webhook-signature.js';
 import { sendWebhookRequest } from './webhook-send.js';
 
@@ -17,13 +22,14 @@ export const MAX_TIMEOUT_S = 30;
 export const MAX_RETRIES = 10;
 
 /** What delivery needs from the site. */
-export interface DeliveryDeps {
+export interface DeliveryDeps extends OwnerReads {
   readonly db: Database;
   readonly metas: MetaRegistry;
   readonly jobs: JobQueue;
   readonly timeZone: () => string;
   readonly encryptionKey: string;
-  readonly denyPrivate: boolean;
+  /** Where deliveries may connect (site_config.json `webhook_allowed_targets`; target-guard.ts). */
+  readonly targets: TargetPolicy;
   readonly random?: () => number;
 }
 
@@ -58,9 +64,11 @@ export function registerDeliveryJob(deps: DeliveryDeps): void {
 }
 
 /**
- * One attempt: replays the stored request with fresh `webhook-timestamp` and signatures (the same
- * `webhook-id` every time), then records the outcome; a retryable failure with retries left
- * becomes Failed with `next_retry` and enqueues the next attempt in the same transaction.
+ * One attempt. The first renders the request from the document stored at the match, as the
+ * webhook's owner may read it (render-as-owner.ts), and keeps it on the log; every attempt then
+ * sends that request with fresh `webhook-timestamp` and signatures (the same `webhook-id` every
+ * time) and records the outcome; a retryable failure with retries left becomes Failed with
+ * `next_retry` and enqueues the next attempt in the same transaction.
  */
 export async function deliver(deps: DeliveryDeps, logName: string): Promise<void> {
   const scope = (q: Queryable): LogScope => ({ q, dialect: deps.db.dialect, metas: deps.metas, timeZone: deps.timeZone() });
@@ -72,25 +80,44 @@ export async function deliver(deps: DeliveryDeps, logName: string): Promise<void
       hook?.secured === true
         ? await getFieldSecret(q, deps.db.dialect, { doctype: WEBHOOK, name: log.webhook, fieldname: 'webhook_secret' }, deps.encryptionKey)
         : undefined;
-    return { hook, secret };
+    const snapshot = hook?.enabled ? await readSnapshot(q, deps.db.dialect, log.name) : undefined;
+    const [def] = snapshot ? await readWebhookDefs({ q, dialect: deps.db.dialect, metas: deps.metas }, log.webhook) : [];
+    return { hook, secret, snapshot, def };
   });
-  const { hook, secret } = read;
-  if (!hook?.enabled) {
-    await finish(deps, scope, log, { status: 'Exhausted', attempt: log.attempt, nextRetry: null, responseStatus: null, response: '', error: 'The webhook is disabled or was deleted' });
-    return;
+  const { hook, secret, snapshot, def } = read;
+  const stop = (error: string) =>
+    finish(deps, scope, log, { status: 'Exhausted', attempt: log.attempt, nextRetry: null, responseStatus: null, response: '', error });
+  if (!hook?.enabled) return stop('The webhook is disabled or was deleted');
+  let request: StoredRequest = { body: log.data, headers: log.headers };
+  let rendered: StoredRequest | undefined;
+  if (snapshot && def) {
+    // Requests waiting for the event loop go first: renders never follow one another without a break.
+    await new Promise((resolve) => setImmediate(resolve));
+    const prepared = await prepareRequest(deps, def, { doctype: log.reference_doctype, event: log.event }, snapshot);
+    if ('unseen' in prepared) return forget(deps, scope, log);
+    if ('refused' in prepared) return stop(prepared.refused);
+    request = rendered = prepared.request;
+  } else if (Object.keys(log.headers).length === 0) {
+    return stop('This delivery has no request to send: it was never rendered');
   }
   const attempt = log.attempt + 1;
-  const headers = attemptHeaders(log.headers, { id: log.webhook_id, timestamp: Math.floor(deps.jobs.clock.now() / 1000), body: log.data, secret });
+  const headers = attemptHeaders(request.headers, { id: log.webhook_id, timestamp: Math.floor(deps.jobs.clock.now() / 1000), body: request.body, secret });
   const result = await sendWebhookRequest({
     url: log.url,
     method: log.request_method,
     headers,
-    body: log.request_method === 'GET' ? '' : log.data,
+    body: log.request_method === 'GET' ? '' : request.body,
     timeoutMs: hook.timeoutS * 1000,
-    denyPrivate: deps.denyPrivate,
+    targets: deps.targets,
   });
   const verdict = judge(result);
-  const base = { attempt, responseStatus: result.status ?? null, response: result.body };
+  const base = {
+    attempt,
+    responseStatus: result.status ?? null,
+    response: result.body,
+    request: rendered,
+    responseHeaders: result.status === undefined ? undefined : result.headers,
+  };
   if (verdict.kind === 'delivered') {
     await finish(deps, scope, log, { ...base, status: 'Delivered', nextRetry: null, error: null });
     return;
@@ -102,6 +129,19 @@ export async function deliver(deps: DeliveryDeps, logName: string): Promise<void
     return;
   }
   await finish(deps, scope, log, { ...base, status: 'Exhausted', nextRetry: null, error });
+}
+
+/**
+ * Removes a delivery whose document its webhook's owner may not see, with its document, unless
+ * another attempt was recorded since this one started (docs/webhooks.md "Whose eyes").
+ */
+async function forget(deps: DeliveryDeps, scope: (q: Queryable) => LogScope, log: DeliveryRow): Promise<void> {
+  await deps.db.transaction(async (q) => {
+    const current = await loadDelivery(scope(q), log.name, { forUpdate: true });
+    if (!current || current.attempt !== log.attempt) return;
+    await deleteDelivery(scope(q), log.name);
+    await dropSnapshot(q, deps.db.dialect, log.name);
+  });
 }
 
 /**
@@ -119,6 +159,8 @@ async function finish(
     const current = await loadDelivery(scope(q), log.name, { forUpdate: true });
     if (!current || current.attempt !== log.attempt) return;
     await recordAttempt(scope(q), log.name, record);
+    // Rendered, refused or given up: the document is no longer needed (a no-op for later attempts).
+    await dropSnapshot(q, deps.db.dialect, log.name);
     if (next) {
       await deps.jobs.enqueue(DELIVER_JOB, { log: log.name }, { unit: { q }, at: next.at, jobId: `webhook:${log.name}:${record.attempt + 1}`, queue: next.queue });
     }

@@ -3,7 +3,7 @@ import { DoesNotExistError, PermissionError, ValidationError } from '../errors/i
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { MethodCall, MethodRegistry } from '../rpc/method-registry.js';
 import { WEBHOOK_REQUEST_LOG } from './doctypes/index.js';
-import { insertDelivery, loadDelivery, markPending, type LogScope } from './request-log-store.js';
+import { insertDelivery, loadDelivery, markPending, type DeliveryRow, type LogScope } from './request-log-store.js';
 import { DELIVER_JOB } from './webhook-delivery.js';
 
 /** The namespace of the delivery methods (docs/webhooks.md "Delivery, retries and the log"). */
@@ -13,6 +13,15 @@ function requireSystemManager(ctx: DocContext): void {
   const { principal } = ctx;
   if (principal.isAdministrator || principal.roles.has('System Manager')) return;
   throw new PermissionError('Only a System Manager may retry or replay webhook deliveries', { doctype: WEBHOOK_REQUEST_LOG });
+}
+
+/**
+ * A delivery refused before its request was rendered (its owner may not read the document, its
+ * template ran past its budget) has nothing to send again; Pending ones are rendered by their job.
+ */
+function refuseUnrendered(log: DeliveryRow): void {
+  if (log.status === 'Pending' || Object.keys(log.headers).length > 0) return;
+  throw new ValidationError(`${WEBHOOK_REQUEST_LOG} ${log.name} has no request to send: it was refused before one was rendered (${log.status})`);
 }
 
 function scopeOf(ctx: DocContext): LogScope {
@@ -34,6 +43,7 @@ export function registerWebhookMethods(methods: MethodRegistry, jobs: JobQueue):
       const name = String(args.name);
       const log = await loadDelivery(scopeOf(ctx), name, { forUpdate: true });
       if (!log) throw new DoesNotExistError(`${WEBHOOK_REQUEST_LOG} ${name} not found`, { doctype: WEBHOOK_REQUEST_LOG });
+      refuseUnrendered(log);
       if (log.status === 'Delivered' || log.status === 'Pending') {
         throw new ValidationError(`${WEBHOOK_REQUEST_LOG} ${name} is ${log.status}: only Failed or Exhausted deliveries can be retried`);
       }
@@ -51,6 +61,9 @@ export function registerWebhookMethods(methods: MethodRegistry, jobs: JobQueue):
       const name = String(args.name);
       const log = await loadDelivery(scopeOf(ctx), name);
       if (!log) throw new DoesNotExistError(`${WEBHOOK_REQUEST_LOG} ${name} not found`, { doctype: WEBHOOK_REQUEST_LOG });
+      if (Object.keys(log.headers).length === 0) {
+        throw new ValidationError(`${WEBHOOK_REQUEST_LOG} ${name} has no request to replay: none was rendered (${log.status})`);
+      }
       const copy = await insertDelivery(scopeOf(ctx), {
         webhook: log.webhook,
         doctype: log.reference_doctype,

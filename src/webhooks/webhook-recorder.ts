@@ -1,10 +1,10 @@
 import type { DocEvent, HookRegistry } from '../documents/hooks.js';
 import { hashName } from '../documents/hash-name.js';
+import type { Doc } from '../meta/doctype.js';
 import { newJobName } from '../jobs/job-name.js';
 import type { DeliveryOutbox } from './delivery-outbox.js';
 import { WEBHOOK, WEBHOOK_REQUEST_LOG } from './doctypes/index.js';
 import { rewriteEntry, writeEntry, type OutboxEntry } from './outbox-store.js';
-import { buildRequest, type StoredRequest } from './webhook-body.js';
 import type { WebhookCache, WebhookDef } from './webhook-cache.js';
 
 /** The reference's webhook events (docs/webhooks.md "The Webhook DocType"). */
@@ -46,22 +46,16 @@ export function registerWebhookRecorder(hooks: HookRegistry, outbox: DeliveryOut
       let seen = pending.get(ctx.unit);
       for (const hook of webhooks) {
         if (!matches(hook, doc)) continue;
-        let request: StoredRequest;
-        let error: string | undefined;
-        try {
-          request = await buildRequest(hook, doctype, event, doc);
-        } catch (err) {
-          request = { body: '', headers: {} };
-          error = (err as Error).message;
-        }
+        // Written as JSON at once (writeEntry), so later changes to `doc` in the unit do not reach it.
+        const snapshot = doc as Doc;
         if (!seen) {
           seen = new Map();
           pending.set(ctx.unit, seen);
         }
         const key = `${hook.name}\u0000${doctype}\u0000${String(doc.name)}`;
         const earlier = seen.get(key);
-        if (earlier && !error) {
-          const entry = { ...earlier.entry, event, request };
+        if (earlier) {
+          const entry = { ...earlier.entry, event, doc: snapshot };
           await rewriteEntry(ctx.q, ctx.dialect, earlier.row, entry);
           seen.set(key, { row: earlier.row, entry });
           continue;
@@ -80,13 +74,11 @@ export function registerWebhookRecorder(hooks: HookRegistry, outbox: DeliveryOut
           url: hook.url,
           method: hook.method,
           queue: hook.queue && QUEUE.test(hook.queue) ? hook.queue : undefined,
-          request,
-          error,
+          doc: snapshot,
         };
         const row = await writeEntry(ctx.q, ctx.dialect, entry);
         // Registered with each row: a savepoint that rolls back forgets what was registered inside it.
         ctx.unit.afterCommit(() => outbox.nudge());
-        if (error) continue;
         seen.set(key, { row, entry });
         // A savepoint that rolls back (one item of bulk_update) takes the row with it.
         const matched = seen;

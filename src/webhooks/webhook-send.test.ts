@@ -2,8 +2,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isPrivateAddress, sendWebhookRequest } from './webhook-send.js';
+import { parseAllowedTargets } from './allowed-targets.js';
+import { DENY_INTERNAL } from './target-guard.js';
+import { isPrivateAddress, MAX_RESPONSE_BYTES, sendWebhookRequest } from './webhook-send.js';
 import { judge, nextRetryDelay, retryAfter, RETRY_SCHEDULE_MS } from './retry-schedule.js';
+
+/** The guard off (site_config.json webhook_deny_private_targets: false): everything reachable. */
+const NO_GUARD = { denyInternal: false, allowed: [] };
 
 describe('sending a webhook request', () => {
   let server: Server;
@@ -13,6 +18,7 @@ describe('sending a webhook request', () => {
     server = createServer((req, res) => {
       hits.push(`${req.method} ${req.url}`);
       if (req.url === '/same') return res.writeHead(307, { Location: '/final' }).end();
+      if (req.url === '/inside') return res.writeHead(307, { Location: 'http://127.0.0.2:1/x' }).end();
       if (req.url === '/away') return res.writeHead(302, { Location: 'http://example.invalid/x' }).end();
       if (req.url === '/loop') return res.writeHead(307, { Location: '/loop' }).end();
       if (req.url === '/slow') return; // never answers
@@ -28,12 +34,12 @@ describe('sending a webhook request', () => {
   });
 
   const send = (path: string, extra: Partial<Parameters<typeof sendWebhookRequest>[0]> = {}) =>
-    sendWebhookRequest({ url: `${base}${path}`, method: 'POST', headers: {}, body: '{}', timeoutMs: 2000, denyPrivate: false, ...extra });
+    sendWebhookRequest({ url: `${base}${path}`, method: 'POST', headers: {}, body: '{}', timeoutMs: 2000, targets: NO_GUARD, ...extra });
 
   test('a redirect within the host is followed; to another host it is not, and that is final', async () => {
     const same = await send('/same');
     assert.equal(same.status, 200);
-    assert.equal(same.body, 'final');
+    assert.equal(hits.at(-1), 'POST /final', 'the 307 kept the method');
     const away = await send('/away');
     assert.match(String(away.error), /Redirect to another host \(example.invalid\) not followed/);
     assert.deepEqual(judge(away), { kind: 'final' });
@@ -45,20 +51,47 @@ describe('sending a webhook request', () => {
     const slow = await send('/slow', { timeoutMs: 200 });
     assert.match(String(slow.error), /Timed out after 200 ms/);
     assert.equal(judge(slow).kind, 'retry');
-    const big = await send('/big');
-    assert.ok(big.body.length <= 64 * 1024);
+    const big = await send('/big', { targets: { denyInternal: false, allowed: [] } });
+    assert.equal(MAX_RESPONSE_BYTES, 4096);
+    assert.equal(big.internal, true, 'the answer came from loopback');
+    assert.equal(big.body, '', 'an internal answer keeps no body');
+    assert.equal(big.status, 200);
   });
 
-  test('with private targets denied, loopback and private addresses are refused before any connection', async () => {
+  test('a redirect that leads inside (another host) is not followed', async () => {
+    const allowed = { denyInternal: true, allowed: parseAllowedTargets([`127.0.0.1:${new URL(base).port}`]) };
     const before = hits.length;
-    for (const url of [`${base}/x`, 'http://localhost:1/x', 'http://[::1]:1/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest/meta-data']) {
-      const result = await sendWebhookRequest({ url, method: 'POST', headers: {}, body: '{}', timeoutMs: 2000, denyPrivate: true });
+    const inside = await send('/inside', { targets: allowed });
+    assert.equal(inside.fatal, true);
+    assert.match(String(inside.error), /Redirect to another host \(127\.0\.0\.2:1\) not followed/);
+    assert.equal(hits.length, before + 1, 'only the first hop was sent');
+  });
+
+  test('by default loopback and internal targets are refused before any connection, names included', async () => {
+    const before = hits.length;
+    for (const url of [`${base}/x`, `http://localhost:${new URL(base).port}/x`, 'http://[::1]:1/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:127.0.0.1]:1/x', 'http://0x7f.1:1/x']) {
+      const result = await sendWebhookRequest({ url, method: 'POST', headers: {}, body: '{}', timeoutMs: 2000, targets: DENY_INTERNAL });
       assert.equal(result.fatal, true, url);
-      assert.match(String(result.error), /private or loopback/);
+      assert.match(String(result.error), /internal address/, url);
     }
-    assert.equal(hits.length, before);
-    const schemes = await sendWebhookRequest({ url: 'file:///etc/passwd', method: 'POST', headers: {}, body: '', timeoutMs: 100, denyPrivate: false });
+    assert.equal(hits.length, before, 'nothing reached the receiver');
+    const schemes = await sendWebhookRequest({ url: 'file:///etc/passwd', method: 'POST', headers: {}, body: '', timeoutMs: 100, targets: NO_GUARD });
     assert.equal(schemes.fatal, true);
+  });
+
+  test('a target the operator allowed is reached, by address or by name, on its port only', async () => {
+    const port = new URL(base).port;
+    for (const entry of [`127.0.0.1:${port}`, '127.0.0.0/8', `localhost:${port}`]) {
+      const targets = { denyInternal: true, allowed: parseAllowedTargets([entry]) };
+      const url = entry.startsWith('localhost') ? `http://localhost:${port}/ok` : `${base}/ok`;
+      const result = await sendWebhookRequest({ url, method: 'POST', headers: {}, body: '{}', timeoutMs: 2000, targets });
+      // localhost may resolve to ::1 first, where this receiver does not listen; the guard let it through either way.
+      assert.ok(result.status === 200 || /ECONNREFUSED/.test(String(result.error)), `${entry}: ${result.error}`);
+      assert.doesNotMatch(String(result.error), /internal address/, entry);
+    }
+    const otherPort = { denyInternal: true, allowed: parseAllowedTargets(['127.0.0.1:1']) };
+    const refused = await sendWebhookRequest({ url: `${base}/x`, method: 'POST', headers: {}, body: '{}', timeoutMs: 2000, targets: otherPort });
+    assert.match(String(refused.error), /internal address/);
   });
 
   test('private address ranges, IPv4-mapped IPv6 included', () => {

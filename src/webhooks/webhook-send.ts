@@ -1,7 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isInternalAddress } from './internal-addresses.js';
+import { guardedLookup, literalAddress, RefusedTarget, refusal, urlPort, type TargetPolicy } from './target-guard.js';
 
 /** What one HTTP attempt produced. */
 export interface SendResult {
@@ -14,6 +14,8 @@ export interface SendResult {
   readonly error?: string;
   /** True when retrying cannot help (a refused target, a redirect to another host). */
   readonly fatal?: boolean;
+  /** True when the answer came from an internal address (one the operator allowed): its body is not kept. */
+  readonly internal?: boolean;
 }
 
 /** One request to send. */
@@ -23,62 +25,22 @@ export interface SendOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly timeoutMs: number;
-  /** Refuse loopback, private and link-local addresses (site config `webhook_deny_private_targets`). */
-  readonly denyPrivate: boolean;
+  /** Where the request may connect (site_config.json `webhook_allowed_targets`, target-guard.ts). */
+  readonly targets: TargetPolicy;
 }
 
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+/** The most of an answer's body that is read (and kept on the log): 4 KiB. */
+export const MAX_RESPONSE_BYTES = 4 * 1024;
 const MAX_REDIRECTS = 3;
 
-/** Addresses a webhook may be refused to reach: loopback, private, link-local, unspecified, CGNAT, ULA. */
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const) {
-  PRIVATE.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const) {
-  PRIVATE.addSubnet(net, prefix, 'ipv6');
-}
-
-/** True for an address a webhook with private targets denied must not reach (IPv4-mapped IPv6 included). */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return PRIVATE.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return false;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-class RefusedTarget extends Error {}
-
-/** dns.lookup that refuses private answers, checked at connect time (so DNS rebinding cannot slip past). */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 4);
-    const list = addresses as LookupAddress[];
-    const bad = list.find((a) => isPrivateAddress(a.address));
-    if (bad) return callback(new RefusedTarget(`${hostname} resolves to the private address ${bad.address}`), '', 4);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
-};
+/** Kept for callers of the earlier name: true for an internal address (internal-addresses.ts). */
+export const isPrivateAddress = isInternalAddress;
 
 /**
  * Sends one webhook request with node:http(s): a hard timeout over the whole exchange, at most
  * {@link MAX_RESPONSE_BYTES} of the answer read, redirects followed only within the same host
- * (at most three), and private targets refused when asked (docs/webhooks.md "Safety").
+ * and port (at most three), and every hop's target judged by the policy: an IP literal before connecting,
+ * a host name on its DNS answer at connect time (docs/webhooks.md "Safety").
  */
 export async function sendWebhookRequest(options: SendOptions): Promise<SendResult> {
   let url: URL;
@@ -92,14 +54,18 @@ export async function sendWebhookRequest(options: SendOptions): Promise<SendResu
   let body: string | undefined = options.body;
   for (let hop = 0; ; hop += 1) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return { headers: {}, body: '', error: `Only http and https URLs are allowed, not ${url.protocol}`, fatal: true };
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (options.denyPrivate && (isPrivateAddress(literal) || literal.toLowerCase() === 'localhost')) {
-      return { headers: {}, body: '', error: `The target ${url.hostname} is a private or loopback address`, fatal: true };
-    }
-    const result = await once(url, method, options.headers, body, options.timeoutMs, options.denyPrivate);
+    const literal = literalAddress(url);
+    const refused = literal === undefined ? undefined : refusal(options.targets, literal, literal, urlPort(url));
+    if (refused) return { headers: {}, body: '', error: refused, fatal: true };
+    const result = await once(url, method, options.headers, body, options.timeoutMs, options.targets);
     const location = result.headers.location;
     if (result.status === undefined || result.status < 300 || result.status >= 400 || result.status === 304 || !location) return result;
-    const next = new URL(location, url);
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return { ...result, error: `Redirect to an invalid location not followed`, fatal: true };
+    }
     if (next.host !== origin) {
       return { ...result, error: `Redirect to another host (${next.host}) not followed`, fatal: true };
     }
@@ -118,7 +84,7 @@ function once(
   headers: Readonly<Record<string, string>>,
   body: string | undefined,
   timeoutMs: number,
-  denyPrivate: boolean,
+  targets: TargetPolicy,
 ): Promise<SendResult> {
   return new Promise((resolve) => {
     let settled = false;
@@ -135,7 +101,7 @@ function once(
       {
         method,
         headers: { 'User-Agent': 'fw-webhook', ...headers, ...(payload ? { 'Content-Length': String(payload.length) } : {}) },
-        ...(denyPrivate ? { lookup: guardedLookup } : {}),
+        lookup: guardedLookup(targets, urlPort(url)),
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -146,8 +112,10 @@ function once(
           size += chunk.length;
           if (size >= MAX_RESPONSE_BYTES) res.destroy();
         });
+        // Judged on the address actually connected to, whatever the name resolved to.
+        const internal = isInternalAddress(res.socket?.remoteAddress ?? req.socket?.remoteAddress ?? '');
         const done = () =>
-          finish({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8') });
+          finish({ status: res.statusCode, headers: res.headers, body: internal ? '' : Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8'), internal });
         res.on('end', done);
         res.on('close', done);
         res.on('error', done);

@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { createSite, openSite } from '../../src/site/open-site.js';
+import { sitePaths } from '../../src/site/site-paths.js';
 import type { Site } from '../../src/site/site.js';
 import type { DialectCase } from './dialects.js';
 
@@ -29,11 +30,25 @@ export interface TestRequest {
   anonymous?: boolean;
 }
 
+/** Options of startTestSite. */
+export interface TestSiteOptions {
+  /** Settings merged into site_config.json before the site opens (read at startup, such as webhook_allowed_targets). */
+  readonly config?: Record<string, unknown>;
+}
+
+/** Merges `overrides` into the site_config.json of the site in `dir`. */
+export async function mergeSiteConfig(dir: string, overrides: Record<string, unknown>): Promise<void> {
+  const file = sitePaths(dir).config;
+  const current = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  await writeFile(file, `${JSON.stringify({ ...current, ...overrides }, null, 2)}\n`, { mode: 0o600 });
+}
+
 /** Creates a site on `dialect` in a temp folder, opens it and builds its HTTP app. */
-export async function startTestSite(dialect: DialectCase): Promise<TestSite> {
+export async function startTestSite(dialect: DialectCase, options: TestSiteOptions = {}): Promise<TestSite> {
   const dir = await mkdtemp(join(tmpdir(), 'fw-site-'));
   const db = await dialect.createUrl();
   await createSite(dir, { dbUrl: db.url, adminPassword: ADMIN_PASSWORD });
+  if (options.config) await mergeSiteConfig(dir, options.config);
   const site = await openSite(dir);
   const app = await buildApp(site);
   const keys = await app.inject({

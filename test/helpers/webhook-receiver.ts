@@ -9,16 +9,18 @@ export interface Received {
   readonly body: string;
 }
 
-/** A webhook receiver on 127.0.0.1: records requests and answers with the statuses it is told. */
+/** A webhook receiver on 127.0.0.1 (or ::1): records requests and answers with the statuses it is told. */
 export class WebhookReceiver {
   readonly received: Received[] = [];
   /** Answers for the next requests, in order; 200 once they run out. */
   readonly answers: { status: number; headers?: Record<string, string>; body?: string }[] = [];
   #server: Server | undefined;
   #port = 0;
+  #host = '127.0.0.1';
 
-  /** Starts listening, on `port` when given (to come back up where a webhook points). */
-  async start(port = 0): Promise<this> {
+  /** Starts listening, on `port` when given (to come back up where a webhook points), on loopback `host`. */
+  async start(port = 0, host: '127.0.0.1' | '::1' = '127.0.0.1'): Promise<this> {
+    this.#host = host;
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -31,7 +33,7 @@ export class WebhookReceiver {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, '127.0.0.1', resolve);
+      server.listen(port, host, resolve);
     });
     this.#server = server;
     this.#port = (server.address() as AddressInfo).port;
@@ -43,7 +45,7 @@ export class WebhookReceiver {
   }
 
   url(path = '/hook'): string {
-    return `http://127.0.0.1:${this.#port}${path}`;
+    return `http://${this.#host.includes(':') ? `[${this.#host}]` : this.#host}:${this.#port}${path}`;
   }
 
   /** Stops listening (the port then refuses connections). */

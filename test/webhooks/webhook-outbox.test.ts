@@ -4,7 +4,7 @@ import { buildApp } from '../../src/http/app.js';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { openSite } from '../../src/site/open-site.js';
 import type { Site } from '../../src/site/site.js';
-import { OUTBOX_TABLE } from '../../src/webhooks/outbox-table.js';
+import { OUTBOX_TABLE, SNAPSHOT_TABLE } from '../../src/webhooks/outbox-table.js';
 import { DELIVER_JOB } from '../../src/webhooks/webhook-delivery.js';
 import { testDialects } from '../helpers/dialects.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
@@ -24,7 +24,7 @@ for (const dialect of testDialects()) {
     let other: Site;
     const otherErrors: unknown[] = [];
     before(async () => {
-      t = await startTestSite(dialect);
+      t = await startTestSite(dialect, { config: { webhook_allowed_targets: ['127.0.0.1'] } });
       receiver = await new WebhookReceiver().start();
       worker = new JobWorker(t.site.jobs);
       t.site.methods.register('fw.test_outbox.write', async ({ ctx, args }) => {
@@ -66,11 +66,15 @@ for (const dialect of testDialects()) {
       const rows = await t.site.db.read((q) => q.all(t.site.db.dialect.builder.selectFrom(OUTBOX_TABLE).select('name').compile()));
       return rows.length;
     }
+    async function snapshotRows(): Promise<number> {
+      const rows = await t.site.db.read((q) => q.all(t.site.db.dialect.builder.selectFrom(SNAPSHOT_TABLE).select('name').compile()));
+      return rows.length;
+    }
     function bodiesSince(count: number) {
       return receiver.received.slice(count).map((r) => JSON.parse(r.body));
     }
 
-    test('after the commit, the batch writes a Pending log with the stored request and its delivery job; the worker delivers it once', async () => {
+    test('after the commit, the batch writes a Pending log, the document it renders from and its delivery job; the worker renders, keeps the request and delivers it once', async () => {
       const before = receiver.received.length;
       const res = await t.request({ method: 'POST', url: '/api/resource/ToDo', body: { description: 'batched' } });
       assert.equal(res.statusCode, 200, res.body);
@@ -80,7 +84,8 @@ for (const dialect of testDialects()) {
       const [log] = await logsOf(todo);
       assert.equal(log.status, 'Pending');
       assert.equal(log.attempt, 0);
-      assert.deepEqual(JSON.parse(log.data), { text: 'batched' });
+      assert.equal(log.data, '', 'nothing is rendered before the first attempt');
+      assert.equal(await snapshotRows(), 1, 'the document waits in its own table, not on the log');
       assert.match(log.webhook_id, /^msg_/);
       const job = (await deliveryJobs()).find((j) => j.job_id === `webhook:${log.name}:1`);
       assert.ok(job, 'the delivery job is queued');
@@ -90,6 +95,8 @@ for (const dialect of testDialects()) {
       const [done] = await logsOf(todo);
       assert.equal(done.status, 'Delivered');
       assert.equal(done.webhook_id, log.webhook_id);
+      assert.deepEqual(JSON.parse(done.data), { text: 'batched' }, 'the rendered request is kept for retries');
+      assert.equal(await snapshotRows(), 0, 'the document is dropped once rendered');
     });
 
     test('a rolled-back write leaves no outbox row, no log and no job, even after a sweep', async () => {

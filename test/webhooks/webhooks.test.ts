@@ -17,7 +17,7 @@ for (const dialect of testDialects()) {
     let receiver: WebhookReceiver;
     let worker: JobWorker;
     before(async () => {
-      t = await startTestSite(dialect);
+      t = await startTestSite(dialect, { config: { webhook_allowed_targets: ['127.0.0.1'] } });
       receiver = await new WebhookReceiver().start();
       worker = new JobWorker(t.site.jobs);
       t.site.methods.register('fw.test_webhooks.write', async ({ ctx, args }) => {
@@ -167,13 +167,14 @@ for (const dialect of testDialects()) {
 
       const name2 = await webhook({});
       await disable(name);
-      receiver.answers.push({ status: 404, body: 'no such hook' });
+      receiver.answers.push({ status: 404, headers: { 'X-Reason': 'unknown hook' }, body: 'no such hook' });
       await insertToDo('not found');
       await worker.runDue();
       [log] = await logsFor(name2);
       assert.equal(log.status, 'Exhausted');
       assert.equal(log.response_status, 404);
-      assert.equal(log.response, 'no such hook');
+      assert.equal(log.response, '', 'an internal receiver (allowed in webhook_allowed_targets) leaves no body on the log');
+      assert.equal(JSON.parse(log.response_headers)['x-reason'], 'unknown hook', 'its status and headers are kept');
       await disable(name2);
     });
 
