@@ -51,6 +51,11 @@ export interface MethodOptions {
   readonly ownTransactions?: boolean;
   /** False for methods that never touch the database (`ping`), so they answer while it is down. */
   readonly usesDatabase?: boolean;
+  /**
+   * The method sets a session cookie (login): a call a browser sends from another site's page is
+   * refused like a cookie-authenticated write, with or without a cookie (http/csrf.ts).
+   */
+  readonly startsSession?: boolean;
 }
 
 /** A registered method. */
@@ -67,6 +72,7 @@ export interface MethodDefinition {
   readonly result: JsonSchema | undefined;
   readonly ownTransactions: boolean;
   readonly usesDatabase: boolean;
+  readonly startsSession: boolean;
 }
 
 const DEFAULT_VERBS: readonly HttpVerb[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -103,6 +109,7 @@ export class MethodRegistry {
       result: options.result,
       ownTransactions: options.ownTransactions ?? false,
       usesDatabase: options.usesDatabase ?? true,
+      startsSession: options.startsSession ?? false,
     });
     return this;
   }
