@@ -44,6 +44,11 @@ export const ADMIN_UI_CSP = [
   "img-src 'self' data: blob:",
   "connect-src 'self'",
   "font-src 'self'",
+  // No frames and no workers of any origin: markup that slipped into a page cannot open an
+  // `<iframe srcdoc>` (which inherits this origin) to run a script (docs/security.md, "Headers").
+  "frame-src 'none'",
+  "child-src 'none'",
+  "worker-src 'none'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",
