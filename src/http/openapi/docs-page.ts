@@ -30,8 +30,9 @@ export const DOCS_CSP = [
   "img-src 'self' data:",
   "connect-src 'self'",
   "font-src 'self'",
-  // No frames and no workers of any origin: markup that slipped into a page cannot open an
-  // `<iframe srcdoc>` (which inherits this origin) to run a script (docs/security.md, "Headers").
+  // No frame loads a URL and no worker starts, whatever markup slips into the page. An
+  // `<iframe srcdoc>` loads none and inherits this policy, so it runs only scripts of this origin,
+  // which uploads never are (docs/security.md, "Headers").
   "frame-src 'none'",
   "child-src 'none'",
   "worker-src 'none'",
