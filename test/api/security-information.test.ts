@@ -7,7 +7,7 @@ import { actAs, createRole, createUser, query, type ActingUser } from '../helper
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 
 /*
- * Issue 28, item 8 (docs/security.md "What answers tell", docs/api.md): the API description lists
+ * Issue 28, item 8 (docs/security.md "What answers tell", docs/api.md "API v2"): the API description lists
  * only methods the caller may call; DocType metadata is answered only for DocTypes the caller may
  * read, without fields above their permlevels; a Password field's mask tells nothing of its length.
  */

@@ -3,7 +3,7 @@ import { createStringType } from './string-type.js';
 
 /**
  * What a set Password field holds and answers: always the same eight asterisks, so no answer tells
- * how long the secret is (docs/api.md "Password fields"; the reference stores one asterisk per
+ * how long the secret is (docs/api.md "Documents"; the reference stores one asterisk per
  * character). The value itself lives encrypted in __Auth (documents/secret-fields.ts).
  */
 export const PASSWORD_MASK = '********';

@@ -2,7 +2,7 @@ import DOMPurify, { type Config } from 'dompurify';
 
 /*
  * The one way the UI turns text from the server (or the clipboard) into markup (docs/admin-ui.md
- * "Rich text"): fw sanitises Text Editor values when they are saved, but a value stored before
+ * "Security"): fw sanitises Text Editor values when they are saved, but a value stored before
  * its field became a Text Editor, written by an older version, or put in the database by other
  * means never passed that check. So the browser sanitises again before any assignment to
  * innerHTML: formatting stays; scripts, event handlers, javascript: URLs, frames (an
