@@ -25,7 +25,7 @@ const SANDBOX = "sandbox; default-src 'none'; frame-ancestors 'none'";
  * `attachment` with the file's name: `filename` in plain ASCII (anything else, quotes and
  * backslashes included, becomes `_`) and `filename*` with the exact name percent-encoded (RFC 6266).
  */
-export function attachmentDisposition(name: string): string {
+function attachmentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   // A lone surrogate cannot be percent-encoded: it becomes U+FFFD, as String#toWellFormed does.
   const exact = name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
