@@ -86,6 +86,23 @@ for (const dialect of testDialects()) {
       assertDefused((await readDoc(t, single, single)).body);
     });
 
+    test('a table of more rows than one page of the rewrite holds no unsafe markup afterwards', async () => {
+      const name = uniqueDocTypeName('Planted Many');
+      await define({ name, fields: [{ fieldname: 'body', fieldtype: 'Code' }] });
+      const b = t.site.db.dialect.builder;
+      const rows = Array.from({ length: 1203 }, (_, i) => ({ name: `row-${String(i).padStart(5, '0')}`, body: i % 3 === 0 ? PLAIN : PAYLOAD }));
+      await t.site.db.transaction(async (q) => {
+        for (let i = 0; i < rows.length; i += 200) await q.run(b.insertInto(`tab${name}`).values(rows.slice(i, i + 200)).compile());
+      });
+      assert.equal((await retype(name, [{ fieldname: 'body', fieldtype: 'Text Editor' }])).statusCode, 200);
+      const stored = await t.site.db.read((q) => q.all<{ name: string; body: string }>(b.selectFrom(`tab${name}`).select(['name', 'body']).compile()));
+      assert.equal(stored.length, rows.length);
+      for (const row of stored) {
+        if (Number(row.name.slice(4)) % 3 === 0) assert.equal(row.body, PLAIN);
+        else assertDefused(row.body);
+      }
+    });
+
     test('a type change refused for another field changes no type and no value', async () => {
       const name = uniqueDocTypeName('Planted Refused');
       await define({ name, fields: [{ fieldname: 'body', fieldtype: 'HTML Editor' }, { fieldname: 'code', fieldtype: 'Data' }] });
