@@ -5,6 +5,7 @@ import type { Doc, DocTypeDef } from '../meta/doctype.js';
 import { Meta } from '../meta/meta.js';
 import { dropTable, syncTable } from '../meta/schema-sync.js';
 import { columnCanBecome } from '../meta/column-change.js';
+import { fieldsBecomingMarkup, sanitizeValuesBecomingMarkup } from '../meta/markup-type-change.js';
 import type { FieldTypeRegistry } from '../meta/field-types/registry.js';
 import { applyDefaults, coerceFields } from '../documents/build-document.js';
 import { DocumentRepository } from '../documents/document-repository.js';
@@ -114,9 +115,11 @@ export function registerDocTypeController(hooks: HookRegistry): void {
     await next();
   });
 
-  hooks.on('DocType', 'on_update', async ({ doc, ctx }, next) => {
+  hooks.on('DocType', 'on_update', async ({ doc, before, ctx }, next) => {
     const meta = new Meta(docToDefinition(doc), ctx.metas.types);
     await syncTable(ctx.q, ctx.dialect, meta);
+    // A field now shown as markup keeps none it would refuse on save (docs/security.md "Stored markup").
+    if (before) await sanitizeValuesBecomingMarkup(ctx.q, ctx.dialect, meta, fieldsBecomingMarkup(docToDefinition(before), meta.def));
     await ctx.metas.bumpVersion(ctx.q);
     await next();
   });

@@ -1,10 +1,10 @@
 import { checkNewPassword, type PasswordPolicy } from '../auth/password-policy.js';
 import { checkUserPassword, MAX_PASSWORD_LENGTH, setUserPassword } from '../auth/passwords.js';
-import { BUILT_IN_USERS, GUEST_USER } from '../auth/principal.js';
+import { ADMINISTRATOR_USER, BUILT_IN_USERS, GUEST_USER } from '../auth/principal.js';
 import { SessionStore } from '../auth/sessions.js';
 import type { Doc } from '../meta/doctype.js';
 import type { HookRegistry } from '../documents/hooks.js';
-import { AuthenticationError, DuplicateEntryError, MandatoryError, ValidationError } from '../errors/index.js';
+import { AuthenticationError, DuplicateEntryError, MandatoryError, PermissionError, ValidationError } from '../errors/index.js';
 import type { DocContext } from '../documents/doc-context.js';
 import { userNameClash } from '../auth/user-names.js';
 
@@ -48,6 +48,22 @@ function userInputs(doc: Doc): string[] {
   // The parts of an email count on their own too (john.doe@example.com: john, doe, example).
   for (const email of [doc.email, doc.name]) if (typeof email === 'string') words.push(...email.split(/[@._+-]+/).filter((w) => w.length > 2));
   return words;
+}
+
+/** The role names a User document's `roles` table holds. */
+function rolesOf(doc: Doc | undefined): Set<string> {
+  const rows = doc && Array.isArray(doc.roles) ? (doc.roles as Doc[]) : [];
+  return new Set(rows.map((r) => String(r.role ?? '')));
+}
+
+/**
+ * Only the Administrator gives anyone the role Administrator: a System Manager holds every other
+ * role already, and this one is what DocTypes name for their Administrator-only rights
+ * (docs/security.md, "The Administrator"). A user keeps the role they were given before.
+ */
+function checkAdministratorRole(doc: Doc, before: Doc | undefined, ctx: DocContext): void {
+  if (ctx.principal.isAdministrator || !rolesOf(doc).has(ADMINISTRATOR_USER) || rolesOf(before).has(ADMINISTRATOR_USER)) return;
+  throw new PermissionError(`Only the Administrator may give the role ${ADMINISTRATOR_USER} to a user`, { doctype: 'User' });
 }
 
 function normaliseEmail(doc: Doc): void {
@@ -106,6 +122,7 @@ export function registerUserController(hooks: HookRegistry): void {
     if (password !== undefined && before !== undefined) await checkOldPassword(doc, ctx);
     // Length always; strength when the site's policy is on (docs/security.md "Passwords").
     if (password !== undefined) await checkNewPassword(password, passwordPolicy(ctx), userInputs(doc));
+    checkAdministratorRole(doc, before, ctx);
     if (BUILT_IN_USERS.has(String(doc.name)) && Number(doc.enabled) !== 1) {
       throw new ValidationError(`User ${String(doc.name)} is built in and cannot be disabled`);
     }

@@ -1,13 +1,14 @@
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import { deleteFieldSecrets, saveFieldSecret } from '../auth/field-secrets.js';
+import { PASSWORD_MASK } from '../meta/field-types/password-type.js';
 import type { DocContext } from './doc-context.js';
 
 const MASK = /^\*+$/;
 
 /**
  * Password fields never store their value in the document table: the clear value goes encrypted
- * into __Auth and the column keeps asterisks of the same length. A value of only asterisks is the
+ * into __Auth and the column keeps a mask of fixed length (PASSWORD_MASK), which tells nothing of it. A value of only asterisks is the
  * mask coming back from a client and leaves the stored secret as it is. `encryptionKey` is the
  * site's (site_config.json), which only the DocumentService holds: no DocContext carries it.
  */
@@ -23,7 +24,7 @@ export async function storeSecretFields(ctx: DocContext, meta: Meta, doc: Doc, b
         value,
         encryptionKey,
       );
-      doc[f.def.fieldname] = '*'.repeat(value.length);
+      doc[f.def.fieldname] = PASSWORD_MASK;
     } else if (typeof value === 'string' && MASK.test(value)) {
       doc[f.def.fieldname] = before?.[f.def.fieldname] ?? null;
     }

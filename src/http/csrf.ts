@@ -56,17 +56,16 @@ function refused(why: string): CSRFTokenError {
 }
 
 /**
- * Refuses a write authenticated by the session cookie that a browser sent on another site's behalf
- * (docs/security.md, "Sessions and CSRF"):
+ * Refuses a write a browser sent on another site's behalf (docs/security.md, "Sessions and CSRF"):
  * - its `Origin` (or, without one, its `Referer`) must be this server or an origin `allow_cors`
  *   lists by name (`"*"` allows none here); `null` never passes;
  * - without either, `Sec-Fetch-Site: cross-site` refuses it; other clients that send neither
- *   (curl, scripts) pass, as browsers always send `Origin` on such writes;
- * - `X-Frappe-CSRF-Token`, when sent, must be the session's token, and once a page of the session
- *   was issued one it must be sent.
- * Token and Basic requests carry no ambient credentials and are never checked.
+ *   (curl, scripts) pass, as browsers always send `Origin` on such writes.
+ * Checked for every write the session cookie authenticates (checkCsrf) and for every call of a
+ * method that starts a session (login), cookie or not: a login from another site's page would
+ * sign the visitor in as the attacker (login CSRF).
  */
-export function checkCsrf(req: FastifyRequest, session: CookieSession, allowCors: CorsSettings['allowCors']): void {
+export function checkRequestSite(req: FastifyRequest, allowCors: CorsSettings['allowCors']): void {
   if (SAFE_VERBS.has(req.method)) return;
   const origin = claimedOrigin(req);
   if (origin !== undefined) {
@@ -75,6 +74,17 @@ export function checkCsrf(req: FastifyRequest, session: CookieSession, allowCors
   } else if (header(req, 'sec-fetch-site') === 'cross-site') {
     throw refused('the request comes from another site');
   }
+}
+
+/**
+ * Refuses a write authenticated by the session cookie that a browser sent on another site's behalf
+ * (checkRequestSite), and checks the CSRF token: `X-Frappe-CSRF-Token`, when sent, must be the
+ * session's token, and once a page of the session was issued one it must be sent. Token and Basic
+ * requests carry no ambient credentials and are never checked.
+ */
+export function checkCsrf(req: FastifyRequest, session: CookieSession, allowCors: CorsSettings['allowCors']): void {
+  if (SAFE_VERBS.has(req.method)) return;
+  checkRequestSite(req, allowCors);
   const sent = header(req, CSRF_HEADER);
   const expected = session.csrfToken ?? null;
   if (sent === undefined && expected === null) return;

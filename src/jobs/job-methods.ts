@@ -9,6 +9,8 @@ import type { JobRow, JobStatus } from './job-table.js';
 export const JOB_METHODS = 'fw.core.background_job';
 
 const STATUSES: readonly JobStatus[] = ['queued', 'running', 'failed'];
+/** Who may call the methods: they are listed for no one else (docs/jobs.md "API"). */
+const SYSTEM_MANAGER = ['System Manager'];
 const MAX_PAGE = 500;
 
 /** Jobs can carry anything an app put in their arguments: System Managers only, as the reference's RQ Job. */
@@ -77,7 +79,7 @@ export function registerJobMethods(methods: MethodRegistry, jobs: JobQueue): voi
       });
       return { jobs: rows.map(presentJob), counts: await countJobs(ctx.q, dialect) };
     },
-    { methods: ['GET'], params: [
+    { methods: ['GET'], roles: SYSTEM_MANAGER, params: [
       { name: 'status', type: 'string' },
       { name: 'queue', type: 'string' },
       { name: 'handler', type: 'string' },
@@ -94,7 +96,7 @@ export function registerJobMethods(methods: MethodRegistry, jobs: JobQueue): voi
       if (!row) throw new DoesNotExistError(`Background job ${String(args.name)} not found`);
       return presentJob(row);
     },
-    { methods: ['GET'], params: [{ name: 'name', type: 'string', required: true }] },
+    { methods: ['GET'], roles: SYSTEM_MANAGER, params: [{ name: 'name', type: 'string', required: true }] },
   );
 
   methods.register(
@@ -111,7 +113,7 @@ export function registerJobMethods(methods: MethodRegistry, jobs: JobQueue): voi
       (ctx as Partial<JobUnit>).unit?.afterCommit(() => jobs.wake());
       return presentJob((await getJob(ctx.q, dialect, name)) as JobRow);
     },
-    { methods: ['POST'], params: [{ name: 'name', type: 'string', required: true }] },
+    { methods: ['POST'], roles: SYSTEM_MANAGER, params: [{ name: 'name', type: 'string', required: true }] },
   );
 
   methods.register(
@@ -124,6 +126,6 @@ export function registerJobMethods(methods: MethodRegistry, jobs: JobQueue): voi
       if (!(await deleteFailedJob(ctx.q, dialect, name))) throw new ValidationError(`Only failed jobs can be deleted; ${name} is ${row.status}`);
       return 'ok';
     },
-    { methods: ['POST', 'DELETE'], params: [{ name: 'name', type: 'string', required: true }] },
+    { methods: ['POST', 'DELETE'], roles: SYSTEM_MANAGER, params: [{ name: 'name', type: 'string', required: true }] },
   );
 }

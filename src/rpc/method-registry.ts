@@ -1,3 +1,4 @@
+import type { Principal } from '../auth/principal.js';
 import { FrappeTypeError } from '../errors/index.js';
 import type { DocContext } from '../documents/doc-context.js';
 import { DocMethodRegistry, type DocMethodHandler, type DocMethodOptions } from './doc-methods.js';
@@ -51,6 +52,17 @@ export interface MethodOptions {
   readonly ownTransactions?: boolean;
   /** False for methods that never touch the database (`ping`), so they answer while it is down. */
   readonly usesDatabase?: boolean;
+  /**
+   * The method sets a session cookie (login): a call a browser sends from another site's page is
+   * refused like a cookie-authenticated write, with or without a cookie (http/csrf.ts).
+   */
+  readonly startsSession?: boolean;
+  /**
+   * Only callers holding one of these roles may call the method (the Administrator always): others
+   * get 403 before it runs, and the API description and discovery do not list it for them
+   * (docs/api.md "Methods"). Unset: every signed-in user (and Guest with `allowGuest`).
+   */
+  readonly roles?: readonly string[];
 }
 
 /** A registered method. */
@@ -67,6 +79,15 @@ export interface MethodDefinition {
   readonly result: JsonSchema | undefined;
   readonly ownTransactions: boolean;
   readonly usesDatabase: boolean;
+  readonly startsSession: boolean;
+  readonly roles: readonly string[] | undefined;
+}
+
+/** True when `principal` may call `def`: Guest only what allows guests, and only holders of its roles when it names any. */
+export function mayCallMethod(def: MethodDefinition, principal: Principal): boolean {
+  if (principal.isGuest) return def.allowGuest;
+  if (def.roles === undefined || principal.isAdministrator) return true;
+  return def.roles.some((role) => principal.roles.has(role));
 }
 
 const DEFAULT_VERBS: readonly HttpVerb[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -103,6 +124,8 @@ export class MethodRegistry {
       result: options.result,
       ownTransactions: options.ownTransactions ?? false,
       usesDatabase: options.usesDatabase ?? true,
+      startsSession: options.startsSession ?? false,
+      roles: options.roles,
     });
     return this;
   }

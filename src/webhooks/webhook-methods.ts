@@ -51,7 +51,7 @@ export function registerWebhookMethods(methods: MethodRegistry, jobs: JobQueue):
       await jobs.enqueue(DELIVER_JOB, { log: name }, { unit: ctx, jobId: `webhook:${name}:now:${log.attempt + 1}` });
       return { name, status: 'Pending' };
     },
-    { methods: ['POST'], params },
+    { methods: ['POST'], roles: ['System Manager'], params },
   );
 
   methods.register(
@@ -77,6 +77,6 @@ export function registerWebhookMethods(methods: MethodRegistry, jobs: JobQueue):
       await jobs.enqueue(DELIVER_JOB, { log: copy }, { unit: ctx, jobId: `webhook:${copy}:1` });
       return { name: copy, status: 'Pending' };
     },
-    { methods: ['POST'], params },
+    { methods: ['POST'], roles: ['System Manager'], params },
   );
 }

@@ -53,7 +53,8 @@ for (const dialect of testDialects()) {
 
       for (const [name, type] of [
         ['photo.png', 'image/png'],
-        ['sheet.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+        ['report.pdf', 'application/pdf'],
+        ['sheet.xlsx', 'application/octet-stream'],
         ['blob.unknownext', 'application/octet-stream'],
       ]) {
         test(`${name} is served as ${type}`, async () => {

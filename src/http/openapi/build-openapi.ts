@@ -3,7 +3,7 @@ import { GUEST } from '../../auth/principal.js';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';
 import { permittedLevels, roleGrant, type Actor } from '../../permissions/role-permissions.js';
-import type { MethodDefinition } from '../../rpc/method-registry.js';
+import { mayCallMethod, type MethodDefinition } from '../../rpc/method-registry.js';
 import { GENERIC_SCHEMAS, LIST_PARAMETERS, SECURITY_SCHEMES } from './common-components.js';
 import { ComponentNames } from './component-names.js';
 import { doctypeSchemas, type FieldLevels } from './doctype-schemas.js';
@@ -98,7 +98,8 @@ export function buildOpenApi(input: DescribeInput): OpenApiObject {
     Object.assign(schemas, doctypeSchemas(input.metas.get(doctype), fieldLevels, names));
   }
   const narrowed = input.doctype !== undefined;
-  const methods = input.principal.isGuest ? input.methods.filter((m) => m.allowGuest) : input.methods;
+  // Only what the caller may call (docs/openapi.md): a method reserved to some roles is not listed for others.
+  const methods = input.methods.filter((m) => mayCallMethod(m, input.principal));
   const paths: Record<string, Record<string, OpenApiObject>> = narrowed
     ? {}
     : { ...genericResourcePaths(), ...genericV2Paths(), ...genericMethodPaths(), ...methodPaths(methods), ...otherPaths(), ...input.extraPaths };

@@ -4,7 +4,7 @@ import type { Meta } from '../../meta/meta.js';
 import { roleGrant } from '../../permissions/role-permissions.js';
 import type { DocMethodDefinition } from '../../rpc/doc-methods.js';
 import type { JsonSchema } from '../../rpc/method-params.js';
-import type { MethodDefinition, MethodRegistry } from '../../rpc/method-registry.js';
+import { mayCallMethod, type MethodDefinition, type MethodRegistry } from '../../rpc/method-registry.js';
 
 /*
  * The reference's v2 discovery documents (docs/openapi.md "Discovery"), answered from the method
@@ -28,9 +28,9 @@ export interface MethodParameter {
   readonly schema: JsonSchema;
 }
 
-/** The methods the principal may call: Guest only those that allow guests. */
+/** The methods the principal may call: Guest only those that allow guests, and role-reserved ones only to their roles. */
 function visible(methods: MethodRegistry, principal: Principal): MethodDefinition[] {
-  return methods.list().filter((m) => !principal.isGuest || m.allowGuest);
+  return methods.list().filter((m) => mayCallMethod(m, principal));
 }
 
 function summary(def: MethodDefinition): MethodSummary {
@@ -84,7 +84,7 @@ function typeName(schema: JsonSchema): string | undefined {
 /** `GET /api/v2/discovery/method/<path>`: one method with its parameters; 404 when the caller cannot call it. */
 export function methodDocument(methods: MethodRegistry, principal: Principal, path: string): object {
   const def = methods.resolve(path);
-  if (!def || (principal.isGuest && !def.allowGuest)) {
+  if (!def || !mayCallMethod(def, principal)) {
     throw new DoesNotExistError(`Method ${path.slice(0, 140)} is not available for discovery`);
   }
   const required = new Set(def.schema.required ?? []);

@@ -30,6 +30,12 @@ export const DOCS_CSP = [
   "img-src 'self' data:",
   "connect-src 'self'",
   "font-src 'self'",
+  // No frame loads a URL and no worker starts, whatever markup slips into the page. An
+  // `<iframe srcdoc>` loads none and inherits this policy, so it runs only scripts of this origin,
+  // which uploads never are (docs/security.md, "Headers").
+  "frame-src 'none'",
+  "child-src 'none'",
+  "worker-src 'none'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",

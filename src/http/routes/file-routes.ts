@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GUEST } from '../../auth/principal.js';
 import { DoesNotExistError, PermissionError, RangeNotSatisfiableError } from '../../errors/index.js';
 import { parseRange, UNSATISFIABLE } from '../../files/byte-range.js';
-import { contentTypeFor, isActiveContent } from '../../files/content-types.js';
+import { presentationFor } from '../../files/content-types.js';
 import { mayReadFile } from '../../files/file-access.js';
 import { filesWithUrl } from '../../files/file-rows.js';
 import type { FileStore, ObjectInfo } from '../../files/file-store.js';
@@ -14,8 +14,24 @@ import { requestContext } from '../request-context.js';
 const PUBLIC_CACHE = 'public, max-age=3600';
 /** Private files: only the browser keeps them, and asks again every time. */
 const PRIVATE_CACHE = 'private, no-cache';
-/** Opened directly, an uploaded HTML or SVG file must not run script as the site. */
-const SANDBOX = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'";
+/**
+ * A file served as a download still gets a sandbox: should a browser ever render it (an old one
+ * ignoring Content-Disposition), it runs no script as the site and loads nothing
+ * (docs/security.md, "Files").
+ */
+const SANDBOX = "sandbox; default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * `attachment` with the file's name: `filename` in plain ASCII (anything else, quotes and
+ * backslashes included, becomes `_`) and `filename*` with the exact name percent-encoded (RFC 6266).
+ */
+function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  // A lone surrogate cannot be percent-encoded: it becomes U+FFFD, as String#toWellFormed does.
+  const exact = name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  const encoded = encodeURIComponent(exact).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
 
 /** A file to serve: where it is and the content hash its File records, if any. */
 interface Servable {
@@ -119,8 +135,9 @@ async function send(store: FileStore, req: FastifyRequest, reply: FastifyReply, 
   const opened = await store.open(servable.file.key, asked);
   if (!opened) throw notFound();
   validators().header('Accept-Ranges', 'bytes').header('X-Content-Type-Options', 'nosniff');
-  if (isActiveContent(servable.file.name)) reply.header('Content-Security-Policy', SANDBOX);
-  reply.type(contentTypeFor(servable.file.name));
+  const { contentType, inline } = presentationFor(servable.file.name);
+  if (!inline) reply.header('Content-Security-Policy', SANDBOX).header('Content-Disposition', attachmentDisposition(servable.file.name));
+  reply.type(contentType);
   if (opened.range) {
     reply.code(206).header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`);
     reply.header('Content-Length', String(opened.range.end - opened.range.start + 1));

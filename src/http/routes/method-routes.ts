@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
-import { bindArguments, type HttpVerb, type MethodDefinition } from '../../rpc/method-registry.js';
+import { bindArguments, mayCallMethod, type HttpVerb, type MethodDefinition } from '../../rpc/method-registry.js';
 import type { Site } from '../../site/site.js';
 import { messagesBody } from '../../documents/user-messages.js';
+import { checkRequestSite } from '../csrf.js';
 import { requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';
 import { requestVerb } from '../request-verb.js';
@@ -32,9 +33,12 @@ export async function callMethod(
   if (!method.methods.includes(verb)) {
     throw new PermissionError('Not permitted', { messages: [{ message: `${verb} is not allowed for ${path}`, title: 'Method Not Allowed' }] });
   }
+  // CORS refreshed the settings for any request with an Origin, the only one this check can refuse.
+  if (method.startsSession) checkRequestSite(req, site.settingsCache.current.allow_cors);
   const rc = await requestContext(site, req);
-  if (rc.principal.isGuest && !method.allowGuest) {
-    throw new PermissionError('Not permitted', { messages: [{ message: `Login required to call ${path}`, title: 'Not permitted' }] });
+  if (!mayCallMethod(method, rc.principal)) {
+    const message = rc.principal.isGuest ? `Login required to call ${path}` : `Only ${method.roles?.join(' or ')} may call ${path}`;
+    throw new PermissionError('Not permitted', { messages: [{ message, title: 'Not permitted' }] });
   }
   const bound = bindArguments(method.params, args);
   const http = httpExchange(req, reply, rc.sid);

@@ -111,7 +111,15 @@ async function getCsrfToken(call: MethodCall): Promise<string | null> {
 
 /** Login, logout, the current user and the liveness ping. */
 export function registerAuthMethods(methods: MethodRegistry, revokeSession: SessionRevoker): void {
-  methods.register('login', login, { allowGuest: true, methods: ['POST'], ownTransactions: true, params: LOGIN, result: RESULTS.login });
+  // Login sets the session cookie: refused from another site's page (docs/security.md, "Sessions and CSRF").
+  methods.register('login', login, {
+    allowGuest: true,
+    methods: ['POST'],
+    ownTransactions: true,
+    startsSession: true,
+    params: LOGIN,
+    result: RESULTS.login,
+  });
   methods.register('logout', (call) => logout(call, revokeSession), { allowGuest: true, methods: ['POST'] });
   const pong = { allowGuest: true, usesDatabase: false, description: 'Liveness: answers "pong" without touching the database.', result: { const: 'pong' } };
   methods.register('ping', async () => 'pong', pong);

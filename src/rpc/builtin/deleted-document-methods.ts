@@ -121,6 +121,7 @@ export function registerDeletedDocumentMethods(methods: MethodRegistry): void {
   const restore = ({ ctx, services, args }: MethodCall) => restoreDeletedDocument(ctx, services.documents, String(args.name));
   methods.register(RESTORE_METHOD, restore, {
     methods: ['POST'],
+    roles: ['System Manager'],
     params: [{ name: 'name', type: 'string', required: true }],
   });
   methods.registerDocMethod(

@@ -1,5 +1,5 @@
-import { definitionToDoc } from '../../meta/doctype-document.js';
-import type { DocTypeDef, PermissionType } from '../../meta/doctype.js';
+import { visibleDefinition } from '../../documents/readable-definition.js';
+import type { PermissionType } from '../../meta/doctype.js';
 import type { Meta } from '../../meta/meta.js';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
 import { mayUseDocType } from '../../permissions/document-access.js';
@@ -72,12 +72,6 @@ async function boot(call: MethodCall, siteName: string | null): Promise<object> 
   };
 }
 
-/** A DocType's document without the fields above the permlevels in `levels`. */
-function visibleDoc(meta: Meta, levels: ReadonlySet<number>): Record<string, unknown> {
-  const def: DocTypeDef = { ...meta.def, fields: meta.def.fields.filter((f) => !isWithheld(f, levels)) };
-  return { ...definitionToDoc(def), doctype: 'DocType' };
-}
-
 /**
  * `fw.desk.form.load.getdoctype`: the DocType and the child DocTypes of its tables, as the
  * reference's method answers them (`docs` at the top level of the body), with fields at permlevels
@@ -94,11 +88,11 @@ async function getDocType(call: MethodCall): Promise<undefined> {
   const levels = permittedLevels(principal, meta, 'read');
   // The caller's rights ride on the DocType's own document, for the buttons the form shows.
   const rights = { ...(await rightsOn(call, meta)), write_levels: [...permittedLevels(principal, meta, 'write')].sort() };
-  const docs: Record<string, unknown>[] = [{ ...visibleDoc(meta, levels), __rights: rights }];
+  const docs: Record<string, unknown>[] = [{ ...visibleDefinition(meta, levels), __rights: rights }];
   for (const table of meta.tableFields) {
     const child = table.def.options;
     if (isWithheld(table.def, levels) || !child || !metas.has(child) || docs.some((d) => d.name === child)) continue;
-    docs.push(visibleDoc(metas.get(child), levels));
+    docs.push(visibleDefinition(metas.get(child), levels));
   }
   call.http.extraBody.docs = docs;
   return undefined;
