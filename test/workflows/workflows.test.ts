@@ -65,7 +65,7 @@ for (const dialect of testDialects()) {
     }
 
     before(async () => {
-      t = await startTestSite(dialect);
+      t = await startTestSite(dialect, { config: { webhook_allowed_targets: ['127.0.0.1'] } });
       await createRole(t, 'Leave Clerk');
       await createRole(t, 'Leave Approver');
       clerk = await createUser(t, 'clerk@leave.test', { roles: ['Leave Clerk'] });
