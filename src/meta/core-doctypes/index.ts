@@ -16,6 +16,7 @@ import userPermission from './user-permission.json' with { type: 'json' };
 import version from './version.json' with { type: 'json' };
 import { WEBHOOK_DOCTYPE_JSON } from '../../webhooks/doctypes/index.js';
 import scheduledJobLog from '../../jobs/doctypes/scheduled-job-log.json' with { type: 'json' };
+import { DATA_IMPORT_DOCTYPE_JSON } from '../../data-import/doctypes/index.js';
 
 /*
  * The key lists below are the runtime image of the DocTypeDef, DocField and DocPerm types. The
@@ -176,7 +177,7 @@ function deepFreeze<T>(value: T): T {
  * DocTypes whose Table fields point at them.
  */
 export const CORE_DOCTYPES: readonly DocTypeDef[] = Object.freeze(
-  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings, scheduledJobLog, ...WEBHOOK_DOCTYPE_JSON].map((json) =>
+  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings, scheduledJobLog, ...WEBHOOK_DOCTYPE_JSON, ...DATA_IMPORT_DOCTYPE_JSON].map((json) =>
     deepFreeze(asDocTypeDef(json)),
   ),
 );
