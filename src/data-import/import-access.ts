@@ -71,8 +71,7 @@ export async function authorizeTarget(ctx: DocContext, documents: DocumentServic
  */
 export async function authorizeFile(ctx: DocContext, fileUrl: string): Promise<void> {
   if (fileUrl === '') throw new ValidationError('Attach a file to import first (Import File)');
-  const files = await filesWithUrl(ctx, fileUrl);
-  if (files.length === 0) throw new DoesNotExistError(`File ${fileUrl} not found`, { doctype: 'File' });
-  for (const file of files) if (await mayReadFile(ctx, file)) return;
+  // A file that does not exist answers as one the caller may not read, so names never leak (docs/security.md "Files").
+  for (const file of await filesWithUrl(ctx, fileUrl)) if (await mayReadFile(ctx, file)) return;
   throw new PermissionError(`Not permitted to read ${fileUrl}`, { doctype: 'File' });
 }

@@ -21,7 +21,7 @@ export const SLICE_BUDGET_MS = 5_000;
 /**
  * The slice's timeout, and so its lease (plus the worker's 30 s margin): a process killed in the
  * middle of an import leaves a lease that runs out within about a minute, after which another
- * worker resumes (docs/jobs.md "At least once").
+ * worker resumes (docs/jobs.md "Guarantees").
  */
 export const SLICE_TIMEOUT_MS = 30_000;
 /** The reference publishes progress only for imports of more documents than this. */
