@@ -115,5 +115,27 @@ for (const dialect of testDialects()) {
       assert.equal(first.due, '2024-12-31');
       assert.equal((await readDoc(t, ORDER, logs[1]!.docname)).due, '2024-01-02');
     });
+
+    test('stop_data_import stops a queued import before its next document; stopping again says it is not running', async () => {
+      const file = await uploadImportFile(t, 'stopped.csv', 'Title\nnever one\nnever two\n');
+      const name = await createDataImport(t, { reference_doctype: ORDER, import_file: file, template_options: JSON.stringify({ column_to_field_map: {} }) });
+      const before = await storedCount(t, ORDER);
+      assert.equal(messageOf(await callMethod(t, 'POST', `${MODULE}.form_start_import`, { data_import: name })), true);
+      assert.deepEqual(messageOf(await callMethod(t, 'POST', `${MODULE}.stop_data_import`, { doc_name: name })), { status: 'success', message: 'Job stopped successfully' });
+      await worker.runDue();
+      assert.equal(await storedCount(t, ORDER), before, 'the stopped import wrote nothing');
+      assert.equal((await importStatus(t, name)).status, 'Error');
+      const again = await callMethod(t, 'POST', `${MODULE}.stop_data_import`, { doc_name: name });
+      assert.equal(again.statusCode, 200, again.body);
+      assert.match(String(again.json()._server_messages), /Job is not running/);
+    });
+
+    test("a heading mapped to \"Don't Import\" in template_options is skipped with an info warning", async () => {
+      const file = await uploadImportFile(t, 'mapped.csv', 'Title,Status\nMapped,Nonsense\n');
+      const name = await createDataImport(t, { reference_doctype: ORDER, import_file: file, template_options: JSON.stringify({ column_to_field_map: { Status: "Don't Import" } }) });
+      const answer = await preview(t, name);
+      assert.deepEqual(answer.warnings, [{ col: 2, message: 'Column Status is set not to be imported', type: 'info' }]);
+      assert.equal(answer.columns[1].skip_import, true);
+    });
   });
 }

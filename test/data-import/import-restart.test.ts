@@ -12,7 +12,7 @@ import { wireAdmin } from '../helpers/wire-admin.js';
 
 const MODULE = 'frappe.core.doctype.data_import.data_import';
 const BULK = 'Imp Bulk';
-const ROWS = 6000;
+const ROWS = 1500;
 
 /** Waits until `check` answers a value, polling; fails after `timeoutMs`. */
 async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
@@ -40,7 +40,7 @@ for (const dialect of testDialects()) {
       await rm(dir, { recursive: true, force: true });
     });
 
-    test('kill -9 mid-import: a new server resumes within the lease and no document is written twice', { timeout: 240_000 }, async () => {
+    test('kill -9 mid-import: a new server resumes within the lease and no document is written twice', { timeout: 420_000 }, async () => {
       const env = { FW_ADMIN_PASSWORD: ADMIN_PASSWORD };
       const site = ['--site', join(dir, 'site'), '--db', db.url];
       const first = await startServe(site, { workers: 1, env });
@@ -79,7 +79,7 @@ for (const dialect of testDialects()) {
       assert.equal(progress.data.success, true);
       const again = await call(first.baseUrl, 'POST', `/api/method/${MODULE}.form_start_import`, { data_import: name });
       assert.equal(again.json().message, false, 'a second start while the import runs is refused');
-      await eventually(async () => ((await status(first.baseUrl)).success >= 200 ? true : undefined), 60_000, 'some documents written');
+      await eventually(async () => ((await status(first.baseUrl)).success >= 100 ? true : undefined), 60_000, 'some documents written');
       events.close();
       await first.stop('SIGKILL', 10_000);
 
@@ -92,7 +92,7 @@ for (const dialect of testDialects()) {
       const done = await eventually(async () => {
         const s = await status(second.baseUrl);
         return s.status === 'Pending' ? undefined : s;
-      }, 150_000, 'the import to finish');
+      }, 240_000, 'the import to finish');
       assert.deepEqual({ status: done.status, success: done.success, failed: done.failed, total: done.total_records }, { status: 'Success', success: ROWS, failed: 0, total: ROWS });
 
       const counted = await call(second.baseUrl, 'GET', `/api/method/frappe.client.get_count?doctype=${encodeURIComponent(BULK)}`);
