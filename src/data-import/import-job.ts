@@ -16,8 +16,12 @@ import { importSource } from './source-rows.js';
 
 /** The job that imports one slice of a file (docs/import-export.md "Import": the job). */
 export const IMPORT_JOB = 'fw.data_import.import_slice';
-/** How long a slice writes documents before it hands over to the next one. */
-export const SLICE_BUDGET_MS = 5_000;
+/**
+ * How long a slice writes documents before it hands over to the next one: long enough that
+ * re-reading the file up to its starting point costs little, short enough to end well within the
+ * timeout. How soon a killed import resumes depends on the lease alone.
+ */
+export const SLICE_BUDGET_MS = 20_000;
 /**
  * The slice's timeout, and so its lease (plus the worker's 30 s margin): a process killed in the
  * middle of an import leaves a lease that runs out within about a minute, after which another
@@ -125,7 +129,9 @@ export async function importSlice(parts: ImportJobParts, args: SliceArgs, run: J
 
   for await (const payload of payloadsOf(source, plan)) {
     if (payload.index < args.from) continue;
-    if (Date.now() - started > SLICE_BUDGET_MS || run.signal.aborted) {
+    // Past its timeout the worker already counts this run as failed and retries it from `from`.
+    if (run.signal.aborted) return;
+    if (Date.now() - started > SLICE_BUDGET_MS) {
       const next: SliceArgs = { ...args, slice: args.slice + 1, from: payload.index, plan: planArgs(plan) };
       await parts.jobs.enqueue(IMPORT_JOB, next, { user: run.user, jobId: importJobId(name, args.run, next.slice) });
       return;

@@ -14,6 +14,8 @@ import { DATA_IMPORT } from './doctypes/index.js';
 
 /** The module paths the methods answer under, each also as `frappe.…` (docs/import-export.md "Import"). */
 export const DATA_IMPORT_MODULES = ['fw.core.doctype.data_import.data_import', 'fw.core.api.data_import_export'] as const;
+/** Thrown to roll back a batch of the preview's dry run. */
+const DRY_RUN_DONE = Symbol('dry run batch done');
 /** `get_import_logs` answers at most this many rows, as the reference does. */
 const MAX_LOGS = 5_000;
 
@@ -52,18 +54,28 @@ async function lockImport(ctx: DocContext, name: string): Promise<void> {
 /** Registers the reference's Data Import methods under both module paths. */
 export function registerImportMethods(methods: MethodRegistry, parts: ImportJobParts): void {
   const { documents, files } = parts;
-  const handlers: [string, (call: MethodCall) => Promise<unknown>, { methods: ('GET' | 'POST')[]; params: ParamSpec[] }][] = [
+  const handlers: [string, (call: MethodCall) => Promise<unknown>, { methods: ('GET' | 'POST')[]; params: ParamSpec[]; ownTransactions?: boolean }][] = [
     [
       'get_preview_from_template',
-      async ({ ctx, args }) => {
+      async ({ ctx, args, services }) => {
         const settings = await loadImport(ctx, documents, String(args.data_import), 'read');
         const importFile = typeof args.import_file === 'string' && args.import_file !== '' ? args.import_file : settings.importFile;
         const meta = await authorizeTarget(ctx, documents, settings);
         await authorizeFile(ctx, importFile);
-        return previewImport(ctx, documents, files, { ...settings, importFile }, meta);
+        const rolledBack = async (work: (unit: DocContext) => Promise<void>) => {
+          try {
+            await services.write(ctx.principal, async (unit) => {
+              await work(unit);
+              throw DRY_RUN_DONE;
+            });
+          } catch (err) {
+            if (err !== DRY_RUN_DONE) throw err;
+          }
+        };
+        return previewImport(ctx, documents, files, { ...settings, importFile }, meta, rolledBack);
       },
-      // A dry run writes inside savepoints, so it needs a write unit: POST only.
-      { methods: ['POST'], params: [text('data_import'), text('import_file', false)] },
+      // The dry run writes in transactions of its own (always rolled back): POST only.
+      { methods: ['POST'], params: [text('data_import'), text('import_file', false)], ownTransactions: true },
     ],
     [
       'form_start_import',

@@ -26,6 +26,16 @@ export interface PreviewWarning {
 
 /** Thrown inside the savepoint to undo a dry-run write that succeeded. */
 const DRY_RUN = Symbol('dry run');
+/** Documents one dry-run transaction checks at most, and how long it may stay open (ms). */
+const BATCH_DOCUMENTS = 100;
+const BATCH_MS = 250;
+
+/**
+ * Runs `work` in a write transaction of its own that is always rolled back. The preview checks
+ * the file in such batches, so a large file never holds the site's writer for long: other writes
+ * go in between (docs/import-export.md "Import").
+ */
+export type RolledBackUnit = (work: (ctx: DocContext) => Promise<void>) => Promise<void>;
 
 function columnAnswer(c: FileColumn, plan: ImportPlan) {
   const t = c.target;
@@ -51,7 +61,14 @@ function columnAnswer(c: FileColumn, plan: ImportPlan) {
  * rolled back, and answers the first rows, the columns, every warning (capped) and the row count.
  * Nothing it did stays: not the documents, not their naming-series counters, not their events.
  */
-export async function previewImport(ctx: DocContext, documents: DocumentService, files: FileStore, settings: ImportSettings, meta: Meta) {
+export async function previewImport(
+  ctx: DocContext,
+  documents: DocumentService,
+  files: FileStore,
+  settings: ImportSettings,
+  meta: Meta,
+  rolledBack: RolledBackUnit,
+) {
   const source = importSource(files, settings.importFile);
   const plan = await planImport(source, meta, ctx.metas, settings.columnToField);
   const warnings: PreviewWarning[] = [];
@@ -64,27 +81,35 @@ export async function previewImport(ctx: DocContext, documents: DocumentService,
   for (const c of columns) for (const w of c.warnings) warn(w);
   const data: unknown[][] = [];
   const options = { importType: settings.importType, submitAfterImport: settings.submitAfterImport };
-  for await (const payload of payloadsOf(source, plan)) {
-    for (const row of payload.rows) {
-      if (data.length < MAX_ROWS_IN_PREVIEW) data.push([row.number, ...plan.columns.map((c) => cellText(row.cells[c.index] ?? null))]);
-    }
-    const built = buildPayload(payload, plan);
-    if (built.problems.length > 0) {
-      for (const p of built.problems) warn({ row: p.row, message: p.message });
-      continue;
-    }
-    try {
-      await withSavepoint(
-        ctx.q,
-        async () => {
-          await applyPayload(ctx, documents, meta, built.doc, options);
-          throw DRY_RUN;
-        },
-        ctx.unit,
-      );
-    } catch (err) {
-      if (err !== DRY_RUN) warn({ row: payload.rows[0]!.number, message: (err as Error).message });
-    }
+  const payloads = payloadsOf(source, plan);
+  let next = await payloads.next();
+  while (!next.done) {
+    await rolledBack(async (unit) => {
+      const until = Date.now() + BATCH_MS;
+      for (let n = 0; !next.done && n < BATCH_DOCUMENTS && Date.now() < until; n++, next = await payloads.next()) {
+        const payload = next.value;
+        for (const row of payload.rows) {
+          if (data.length < MAX_ROWS_IN_PREVIEW) data.push([row.number, ...plan.columns.map((c) => cellText(row.cells[c.index] ?? null))]);
+        }
+        const built = buildPayload(payload, plan);
+        if (built.problems.length > 0) {
+          for (const p of built.problems) warn({ row: p.row, message: p.message });
+          continue;
+        }
+        try {
+          await withSavepoint(
+            unit.q,
+            async () => {
+              await applyPayload(unit, documents, meta, built.doc, options);
+              throw DRY_RUN;
+            },
+            unit.unit,
+          );
+        } catch (err) {
+          if (err !== DRY_RUN) warn({ row: payload.rows[0]!.number, message: (err as Error).message });
+        }
+      }
+    });
   }
   return {
     columns,
