@@ -46,6 +46,8 @@ export interface SliceArgs {
   readonly run: string;
   readonly slice: number;
   readonly from: number;
+  /** The file the run reads, fixed at its start: a later change of `import_file` belongs to the next run. */
+  readonly file: string;
   readonly plan?: { readonly dateOrders: [number, DateOrder][]; readonly payloadCount: number; readonly rowCount: number };
 }
 
@@ -73,7 +75,7 @@ export async function setImportStatus(ctx: DocContext, name: string, status: str
 /** Reads the import's row with a lock, so a stop or a second runner waits for this document's transaction. */
 async function lockedStatus(ctx: DocContext, name: string): Promise<string | undefined> {
   let query = ctx.dialect.builder.selectFrom(ctx.metas.get(DATA_IMPORT).tableName).select('status').where('name', '=', name);
-  if (ctx.dialect.supportsRowLocks) query = query.forUpdate();
+  if (ctx.dialect.supportsRowLocks && ctx.writable) query = query.forUpdate();
   const [row] = await ctx.q.all<{ status: string }>(query.compile());
   return row?.status;
 }
@@ -88,15 +90,16 @@ export async function importSlice(parts: ImportJobParts, args: SliceArgs, run: J
   const started = Date.now();
   const name = String(args.data_import);
   const setup = await run.read(async (ctx) => {
+    // A Data Import deleted since the run started has nothing left to do.
+    if ((await lockedStatus(ctx, name)) !== 'Pending') return undefined;
     const settings = await loadImport(ctx, parts.documents, name, 'read');
-    if (settings.status !== 'Pending') return undefined;
     const meta = await authorizeTarget(ctx, parts.documents, settings);
-    await authorizeFile(ctx, settings.importFile);
+    await authorizeFile(ctx, args.file);
     return { settings, meta };
   });
   if (!setup) return;
   const { settings, meta } = setup;
-  const source = importSource(parts.files, settings.importFile);
+  const source = importSource(parts.files, args.file);
   const known = args.plan;
   const plan: ImportPlan = known
     ? {

@@ -84,12 +84,13 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
         const settings = await loadImport(ctx, documents, name, 'write');
         await authorizeTarget(ctx, documents, settings);
         await authorizeFile(ctx, settings.importFile);
+        // Refuses a file fw cannot read (.xls, .docx) before anything is queued.
         importSource(files, settings.importFile);
         await lockImport(ctx, name);
         if (await importIsRunning(ctx.q, ctx.dialect, name)) return false;
         await setImportStatus(ctx, name, 'Pending');
         const run = randomUUID();
-        const first: SliceArgs = { data_import: name, run, slice: 1, from: 0 };
+        const first: SliceArgs = { data_import: name, run, slice: 1, from: 0, file: settings.importFile };
         await parts.jobs.enqueue(IMPORT_JOB, first, { unit: ctx, jobId: importJobId(name, run, 1) });
         return true;
       },
