@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { SourceRow } from './cells.js';
 import { detectDelimiter, detectEncoding } from './text-sniff.js';
@@ -47,8 +47,12 @@ export async function* csvRows(open: () => Promise<Readable>): AsyncGenerator<So
   const bytes = await open();
   try {
     const { start, all } = await sniffed(decodedText(bytes, encoding));
-    const parser = Readable.from(all).pipe(
+    // pipeline, not pipe: a failure (or a reader stopping early) ends every stream with the error
+    // handled, where pipe would leave an 'error' event nobody listens to, and crash the process.
+    const parser = pipeline(
+      Readable.from(all),
       parse({ delimiter: detectDelimiter(start), relax_column_count: true, relax_quotes: true, skip_empty_lines: true, bom: true }),
+      () => {},
     );
     let number = 0;
     for await (const record of parser as AsyncIterable<string[]>) {
