@@ -14,7 +14,7 @@ function folderStore(dir: string): FileStore {
     async open(key: string) {
       const path = join(dir, key.split('/').pop()!);
       const info = await stat(path).catch(() => undefined);
-      return info ? { stream: createReadStream(path, { highWaterMark: 16 * 1024 }), size: info.size, modified: info.mtime, range: undefined } : undefined;
+      return info ? { stream: createReadStream(path), size: info.size, modified: info.mtime, range: undefined } : undefined;
     },
   } as unknown as FileStore;
 }
