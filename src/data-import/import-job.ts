@@ -65,11 +65,14 @@ function finalStatus(counts: { success: number; failed: number }): string {
   return counts.success === 0 ? 'Error' : 'Partial Success';
 }
 
-/** Sets a Data Import's status (a read-only field only fw writes) and, when known, its payload count. */
-export async function setImportStatus(ctx: DocContext, name: string, status: string, payloadCount?: number): Promise<void> {
-  const values: Record<string, unknown> = { status };
-  if (payloadCount !== undefined) values.payload_count = payloadCount;
+/** Sets read-only fields of a Data Import that only fw writes (status, payload_count). */
+async function setImportFields(ctx: DocContext, name: string, values: Record<string, unknown>): Promise<void> {
   await ctx.q.run(ctx.dialect.builder.updateTable(ctx.metas.get(DATA_IMPORT).tableName).set(values).where('name', '=', name).compile());
+}
+
+/** Sets a Data Import's status. */
+export function setImportStatus(ctx: DocContext, name: string, status: string): Promise<void> {
+  return setImportFields(ctx, name, { status });
 }
 
 /** Reads the import's row with a lock, so a stop or a second runner waits for this document's transaction. */
@@ -109,7 +112,8 @@ export async function importSlice(parts: ImportJobParts, args: SliceArgs, run: J
         rowCount: known.rowCount,
       }
     : await planImport(source, meta, parts.metas, settings.columnToField);
-  if (!args.plan) await run.write(async (ctx) => setImportStatus(ctx, name, 'Pending', plan.payloadCount));
+  // Only the count: a stop that came meanwhile keeps its status.
+  if (!args.plan) await run.write(async (ctx) => setImportFields(ctx, name, { payload_count: plan.payloadCount }));
   const options = { importType: settings.importType, submitAfterImport: settings.submitAfterImport };
   const progress = (ctx: DocContext, payload: Payload, docname: string | undefined, success: boolean) => {
     if (plan.payloadCount <= PROGRESS_ABOVE) return;
