@@ -1,4 +1,5 @@
-import { pipeline, Readable } from 'node:stream';
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { SourceRow } from './cells.js';
 import { detectDelimiter, detectEncoding } from './text-sniff.js';
@@ -38,6 +39,19 @@ async function sniffed(text: AsyncGenerator<string>): Promise<{ start: string; a
   return { start: head.join(''), all: all() };
 }
 
+/** Resolves when `stream` drains or closes, leaving no listener behind. */
+async function drainedOrClosed(stream: NodeJS.EventEmitter): Promise<void> {
+  const stop = new AbortController();
+  const waits = [once(stream, 'drain', { signal: stop.signal }), once(stream, 'close', { signal: stop.signal })];
+  // The wait that loses is aborted below; its rejection is expected.
+  for (const w of waits) w.catch(() => {});
+  try {
+    await Promise.race(waits);
+  } finally {
+    stop.abort();
+  }
+}
+
 /**
  * The records of a CSV file, streamed: the encoding is found by one pass over the bytes
  * (`open` is called twice), the delimiter from the header; memory stays bounded by a record.
@@ -45,22 +59,31 @@ async function sniffed(text: AsyncGenerator<string>): Promise<{ start: string; a
 export async function* csvRows(open: () => Promise<Readable>): AsyncGenerator<SourceRow> {
   const encoding = await detectEncoding(await open());
   const bytes = await open();
+  const { start, all } = await sniffed(decodedText(bytes, encoding));
+  const parser = parse({ delimiter: detectDelimiter(start), relax_column_count: true, relax_quotes: true, skip_empty_lines: true, bom: true });
+  // The text is written into the parser by hand rather than piped: a reader that stops early
+  // destroys the file stream, and no stream is left to emit an error nobody listens to (which
+  // would end the process). A failure reaches the reader through the parser.
+  const feeding = (async () => {
+    try {
+      for await (const text of all) {
+        if (parser.destroyed) return;
+        if (!parser.write(text)) await drainedOrClosed(parser);
+      }
+      parser.end();
+    } catch (err) {
+      parser.destroy(err as Error);
+    }
+  })();
   try {
-    const { start, all } = await sniffed(decodedText(bytes, encoding));
-    // pipeline, not pipe: a failure (or a reader stopping early) ends every stream with the error
-    // handled, where pipe would leave an 'error' event nobody listens to, and crash the process.
-    const parser = pipeline(
-      Readable.from(all),
-      parse({ delimiter: detectDelimiter(start), relax_column_count: true, relax_quotes: true, skip_empty_lines: true, bom: true }),
-      () => {},
-    );
     let number = 0;
     for await (const record of parser as AsyncIterable<string[]>) {
       number += 1;
       yield { number, cells: record };
     }
   } finally {
-    // A reader that stops early (a slice reading only the header) leaves no open file behind.
+    parser.destroy();
     bytes.destroy();
+    await feeding;
   }
 }
