@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { siteJobUnits } from '../../src/site/site-jobs.js';
 import { testDialects } from '../helpers/dialects.js';
-import { insertDoc, readDoc, type Json } from '../helpers/document-api.js';
+import { createDocType, insertDoc, readDoc, type Json } from '../helpers/document-api.js';
 import { callMethod, messageOf } from '../helpers/method-calls.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 import { createDataImport, createImportFixtures, importStatus, LINE, MODULE, ORDER, preview, uploadImportFile } from './import-fixtures.js';
@@ -109,6 +109,14 @@ for (const dialect of testDialects()) {
       assert.equal(refused2.statusCode, 417, refused2.body);
       const missing = await callMethod(t, 'GET', `${MODULE}.get_import_status`, { data_import_name: 'nope' });
       assert.equal(missing.statusCode, 404, missing.body);
+    });
+
+    test('the dry run leaves no naming-series counter behind: the first real insert still gets number 1', async () => {
+      await createDocType(t, { name: 'Imp Series', autoname: 'IMPS-.####', fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }] });
+      const file = await uploadImportFile(t, 'series.csv', 'Title\na\nb\nc\n');
+      const name = await createDataImport(t, { reference_doctype: 'Imp Series', import_file: file });
+      assert.deepEqual((await preview(t, name)).warnings, []);
+      assert.equal((await insertDoc(t, 'Imp Series', { title: 'first' })).name, 'IMPS-0001');
     });
   });
 }
