@@ -54,7 +54,7 @@ async function lockImport(ctx: DocContext, name: string): Promise<void> {
 /** Registers the reference's Data Import methods under both module paths. */
 export function registerImportMethods(methods: MethodRegistry, parts: ImportJobParts): void {
   const { documents, files } = parts;
-  const handlers: [string, (call: MethodCall) => Promise<unknown>, { methods: ('GET' | 'POST')[]; params: ParamSpec[]; ownTransactions?: boolean }][] = [
+  const handlers: [string, (call: MethodCall) => Promise<unknown>, { methods: ('GET' | 'POST')[]; params: ParamSpec[]; description: string; ownTransactions?: boolean }][] = [
     [
       'get_preview_from_template',
       async ({ ctx, args, services }) => {
@@ -75,7 +75,7 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
         return previewImport(ctx, documents, files, { ...settings, importFile }, meta, rolledBack);
       },
       // The dry run writes in transactions of its own (always rolled back): POST only.
-      { methods: ['POST'], params: [text('data_import'), text('import_file', false)], ownTransactions: true },
+      { methods: ['POST'], params: [text('data_import'), text('import_file', false)], ownTransactions: true, description: 'Dry run of a Data Import: every row checked as a save checks it, nothing stored; the first rows, the columns, the warnings and the row count.' },
     ],
     [
       'form_start_import',
@@ -94,7 +94,7 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
         await parts.jobs.enqueue(IMPORT_JOB, first, { unit: ctx, jobId: importJobId(name, run, 1) });
         return true;
       },
-      { methods: ['POST'], params: [text('data_import')] },
+      { methods: ['POST'], params: [text('data_import')], description: 'Queues a Data Import; false when it is already queued or running.' },
     ],
     [
       'get_import_status',
@@ -108,7 +108,7 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
         const total = Number(row?.payload_count ?? 0) || counts.success + counts.failed;
         return { status: settings.status, success: counts.success, failed: counts.failed, total_records: total, running: await importIsRunning(ctx.q, ctx.dialect, name) };
       },
-      { methods: ['GET', 'POST'], params: [text('data_import_name')] },
+      { methods: ['GET', 'POST'], params: [text('data_import_name')], description: 'Status of a Data Import with its counts of written and failed documents.' },
     ],
     [
       'get_import_logs',
@@ -117,7 +117,7 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
         await loadImport(ctx, documents, name, 'read');
         return importLogs(ctx, name, MAX_LOGS);
       },
-      { methods: ['GET', 'POST'], params: [text('data_import')] },
+      { methods: ['GET', 'POST'], params: [text('data_import')], description: 'The Data Import Log rows of an import in file order (at most 5000).' },
     ],
     [
       'download_errored_template',
@@ -129,7 +129,7 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
         await http.sendDownload(erroredRowsFile(importSource(files, settings.importFile), failed, `${settings.referenceDoctype} errored rows`));
         return undefined;
       },
-      { methods: ['GET', 'POST'], params: [text('data_import_name')] },
+      { methods: ['GET', 'POST'], params: [text('data_import_name')], description: 'The header and the failed rows of a Data Import, as CSV.' },
     ],
     [
       'stop_data_import',
@@ -146,7 +146,7 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
         await setImportStatus(ctx, name, counts.success > 0 ? 'Partial Success' : 'Error');
         return { status: 'success', message: 'Job stopped successfully' };
       },
-      { methods: ['POST'], params: [text('doc_name')] },
+      { methods: ['POST'], params: [text('doc_name')], description: 'Stops a running Data Import before its next document.' },
     ],
     [
       'download_template',
@@ -163,6 +163,7 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
       },
       {
         methods: ['GET', 'POST'],
+        description: 'The import template of a DocType (CSV or Excel), blank or with records.',
         params: [text('doctype'), { name: 'export_fields', type: 'any' }, text('export_records', false), { name: 'export_filters', type: 'any' }, text('file_type', false)],
       },
     ],
