@@ -16,6 +16,7 @@ import type { BenchReport, RunResult } from './report-types.js';
 import { benchDialect, type BenchContext } from './run-dialect.js';
 import { checkTargets } from './targets.js';
 import { runJobsBench } from './jobs-bench.js';
+import { runImportBench } from './import-bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(line);
@@ -68,6 +69,8 @@ function standingNotes(options: BenchOptions): string[] {
 async function main(argv: string[]): Promise<number> {
   // The realtime scenario is its own run: one fw server, many Socket.IO clients (docs/benchmarks.md).
   if (argv.includes('--realtime')) return runRealtimeBench(argv);
+  // Data Import throughput is its own run too (bench/import-bench.ts).
+  if (argv.includes('--import')) return runImportBench(argv);
   let options: BenchOptions;
   try {
     const parsed = parseBenchOptions(argv);

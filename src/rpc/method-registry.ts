@@ -16,7 +16,7 @@ import {
 } from './method-params.js';
 
 export type { JsonSchema, ParamSpec, ParamsSchema, ParamType } from './method-params.js';
-export type { HttpExchange, HttpVerb } from './http-exchange.js';
+export type { Download, HttpExchange, HttpVerb } from './http-exchange.js';
 export type { MethodServices } from './method-services.js';
 
 /** A call of a whitelisted method. */
@@ -63,6 +63,11 @@ export interface MethodOptions {
    * (docs/api.md "Methods"). Unset: every signed-in user (and Guest with `allowGuest`).
    */
   readonly roles?: readonly string[];
+  /**
+   * The method only reads (the reference's `@read_only`): it runs in a read unit whatever the verb,
+   * so a long answer (an export) never holds a write transaction.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** A registered method. */
@@ -81,6 +86,7 @@ export interface MethodDefinition {
   readonly usesDatabase: boolean;
   readonly startsSession: boolean;
   readonly roles: readonly string[] | undefined;
+  readonly readOnly: boolean;
 }
 
 /** True when `principal` may call `def`: Guest only what allows guests, and only holders of its roles when it names any. */
@@ -126,6 +132,7 @@ export class MethodRegistry {
       usesDatabase: options.usesDatabase ?? true,
       startsSession: options.startsSession ?? false,
       roles: options.roles,
+      readOnly: options.readOnly ?? false,
     });
     return this;
   }

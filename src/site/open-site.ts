@@ -26,6 +26,7 @@ import { registerSiteScheduler } from './site-jobs.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
 import { registerWorkflows } from '../workflows/register-workflows.js';
 import { registerReports } from '../reports/register-reports.js';
+import { registerDataImport } from '../data-import/register-data-import.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
@@ -136,6 +137,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       },
       report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed; its entries wait for the next batch or sweep'),
     });
+    registerDataImport({ methods, jobs, documents, files, realtime, metas });
     registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
     await siteSettings(site);

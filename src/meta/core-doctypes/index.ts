@@ -18,6 +18,7 @@ import { WEBHOOK_DOCTYPE_JSON } from '../../webhooks/doctypes/index.js';
 import scheduledJobLog from '../../jobs/doctypes/scheduled-job-log.json' with { type: 'json' };
 import { WORKFLOW_DOCTYPE_JSON } from '../../workflows/doctypes/index.js';
 import { REPORT_DOCTYPE_JSON } from '../../reports/doctypes/index.js';
+import { DATA_IMPORT_DOCTYPE_JSON } from '../../data-import/doctypes/index.js';
 
 /*
  * The key lists below are the runtime image of the DocTypeDef, DocField and DocPerm types. The
@@ -178,7 +179,7 @@ function deepFreeze<T>(value: T): T {
  * DocTypes whose Table fields point at them.
  */
 export const CORE_DOCTYPES: readonly DocTypeDef[] = Object.freeze(
-  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings, scheduledJobLog, ...WEBHOOK_DOCTYPE_JSON, ...WORKFLOW_DOCTYPE_JSON, ...REPORT_DOCTYPE_JSON].map((json) =>
+  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings, scheduledJobLog, ...WEBHOOK_DOCTYPE_JSON, ...WORKFLOW_DOCTYPE_JSON, ...REPORT_DOCTYPE_JSON, ...DATA_IMPORT_DOCTYPE_JSON].map((json) =>
     deepFreeze(asDocTypeDef(json)),
   ),
 );
