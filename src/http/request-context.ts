@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import type { Principal } from '../auth/principal.js';
@@ -5,6 +6,7 @@ import type { HttpExchange, HttpVerb } from '../rpc/method-registry.js';
 import type { Site } from '../site/site.js';
 import { UserMessages } from '../documents/user-messages.js';
 import { authenticate } from './authenticate.js';
+import { attachmentDisposition } from './content-disposition.js';
 import { checkCsrf } from './csrf.js';
 import { requestVerb } from './request-verb.js';
 
@@ -51,6 +53,11 @@ export function httpExchange(req: FastifyRequest, reply: FastifyReply, sid: stri
     },
     clearCookie(name) {
       reply.setCookie(name, '', { path: '/', sameSite: 'lax', secure, expires: new Date(0), maxAge: 0 });
+    },
+    async sendDownload({ fileName, contentType, body }) {
+      reply.header('content-disposition', attachmentDisposition(fileName)).type(contentType).send(body);
+      // Rejects when the body failed or the client left; Fastify has then closed the connection.
+      await finished(body).catch(() => undefined);
     },
   };
 }

@@ -1,3 +1,14 @@
+import type { Readable } from 'node:stream';
+
+/** A file a method answers with instead of a JSON body (docs/import-export.md "Export"). */
+export interface Download {
+  /** The file name the client saves it under (any Unicode; sent in both `filename` and `filename*`). */
+  readonly fileName: string;
+  readonly contentType: string;
+  /** The bytes, read only as fast as the client takes them. */
+  readonly body: Readable;
+}
+
 /** HTTP verbs a method may allow. */
 export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -16,4 +27,9 @@ export interface HttpExchange {
   clearCookie(name: string): void;
   /** Extra top-level keys of the response body (login adds `home_page`, `full_name`). */
   extraBody: Record<string, unknown>;
+  /**
+   * Answers with a file as an attachment instead of JSON, and resolves once it was written or the
+   * client went away. Call it inside the unit of work whose cursor feeds `body`.
+   */
+  sendDownload(download: Download): Promise<void>;
 }

@@ -15,7 +15,7 @@ import {
 } from './method-params.js';
 
 export type { JsonSchema, ParamSpec, ParamsSchema, ParamType } from './method-params.js';
-export type { HttpExchange, HttpVerb } from './http-exchange.js';
+export type { Download, HttpExchange, HttpVerb } from './http-exchange.js';
 export type { MethodServices } from './method-services.js';
 
 /** A call of a whitelisted method. */
@@ -51,6 +51,11 @@ export interface MethodOptions {
   readonly ownTransactions?: boolean;
   /** False for methods that never touch the database (`ping`), so they answer while it is down. */
   readonly usesDatabase?: boolean;
+  /**
+   * The method only reads (the reference's `@read_only`): it runs in a read unit whatever the verb,
+   * so a long answer (an export) never holds a write transaction.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** A registered method. */
@@ -67,6 +72,7 @@ export interface MethodDefinition {
   readonly result: JsonSchema | undefined;
   readonly ownTransactions: boolean;
   readonly usesDatabase: boolean;
+  readonly readOnly: boolean;
 }
 
 const DEFAULT_VERBS: readonly HttpVerb[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -103,6 +109,7 @@ export class MethodRegistry {
       result: options.result,
       ownTransactions: options.ownTransactions ?? false,
       usesDatabase: options.usesDatabase ?? true,
+      readOnly: options.readOnly ?? false,
     });
     return this;
   }

@@ -23,6 +23,7 @@ import { JobQueue } from '../jobs/job-queue.js';
 import { registerJobMethods } from '../jobs/job-methods.js';
 import { registerSiteScheduler } from './site-jobs.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
+import { registerDataExport } from '../data-export/register-data-export.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
@@ -125,6 +126,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       denyPrivate: config.webhook_deny_private_targets,
       report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed; its entries wait for the next batch or sweep'),
     });
+    registerDataExport({ methods });
     registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
     await siteSettings(site);

@@ -15,7 +15,8 @@ const METHOD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * 403; GET runs in a read unit (a write it attempts is refused by the database: a 403 telling the
  * client to use POST), every
  * other verb in one transaction that an error rolls back, except methods registered with
- * `ownTransactions` (login), which open their own.
+ * `ownTransactions` (login), which open their own, and `readOnly` ones (export), read units whatever
+ * the verb.
  */
 export async function callMethod(
   site: Site,
@@ -39,7 +40,7 @@ export async function callMethod(
   const bound = bindArguments(method.params, args);
   const http = httpExchange(req, reply, rc.sid);
   const detached = method.ownTransactions || !method.usesDatabase;
-  const readOnly = !detached && verb === 'GET';
+  const readOnly = !detached && (verb === 'GET' || method.readOnly);
   const run = (detached ? site.detached : readOnly ? site.read : site.write).bind(site);
   const unit = { sid: rc.sid, usesDatabase: method.usesDatabase, messages: rc.messages, request: true };
   const result = await run(
@@ -47,6 +48,8 @@ export async function callMethod(
     (ctx) => method.handler({ ctx, args: bound, services: site.services, http }),
     unit,
   );
+  // The method answered with a file (sendDownload): the reply is already written.
+  if (reply.sent) return reply;
   const body: Record<string, unknown> = result === undefined || result === null ? {} : { [envelope]: result };
   return { ...body, ...http.extraBody, ...messagesBody(rc.messages, envelope === 'data' ? 'v2' : 'v1') };
 }
