@@ -24,6 +24,7 @@ import { registerJobMethods } from '../jobs/job-methods.js';
 import { registerSiteScheduler } from './site-jobs.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
 import { registerDataExport } from '../data-export/register-data-export.js';
+import { registerSearch } from '../search/register-search.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
@@ -127,6 +128,14 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed; its entries wait for the next batch or sweep'),
     });
     registerDataExport({ methods });
+    await registerSearch({
+      hooks,
+      methods,
+      jobs,
+      db,
+      metas,
+      report: (err) => site?.logger.error({ err }, 'global search: an index batch failed; the rebuild job repairs the index'),
+    });
     registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
     await siteSettings(site);
