@@ -8,10 +8,17 @@ import { queryWords } from './fold-text.js';
 import { rankCandidates, type RankedCandidate } from './search-ranking.js';
 import type { SearchStore } from './search-store.js';
 
-/** How many matches of each kind (by words, by name) are ranked and checked for permission. */
-const CANDIDATE_CAP = 500;
+/**
+ * How many matches of each kind (by words, by name) are ranked and checked for permission at most.
+ * A search starts with a few times the page it wants and asks for more only when the caller may
+ * not read enough of them.
+ */
+const CANDIDATE_CAP = 1000;
+const FIRST_CANDIDATES = 60;
 /** Names are matched inside from this many characters on (fewer would match nearly every name). */
 const MIN_NAME_TEXT = 3;
+/** Names per permission query (a list filter takes at most 1,000 values). */
+const NAMES_PER_CHECK = 500;
 /** At most this many results per call. */
 export const MAX_LIMIT = 100;
 
@@ -39,11 +46,16 @@ export async function searchDocuments(ctx: DocContext, store: SearchStore, reque
   if (request.doctype !== undefined) ctx.metas.get(request.doctype);
   const allowed = await allowedDocTypes(ctx.q, ctx.dialect);
   const doctypes = request.doctype ? [request.doctype] : allowed.length > 0 ? allowed : undefined;
-  const candidates = await store.candidates(ctx.q, { words, nameText, doctypes, cap: CANDIDATE_CAP });
   const priority = new Map(allowed.map((d, i) => [d, i]));
-  const ranked = rankCandidates(candidates, words, nameText, (d) => priority.get(d) ?? allowed.length);
-  const readable = await readableNames(ctx, ranked);
-  return ranked.filter((c) => readable.has(`${c.doctype}\u0000${c.name}`)).slice(request.start, request.start + request.limit);
+  const wanted = request.start + request.limit;
+  for (let cap = Math.max(FIRST_CANDIDATES, wanted * 3); ; cap = Math.min(cap * 4, CANDIDATE_CAP)) {
+    const candidates = await store.candidates(ctx.q, { words, nameText, doctypes, cap });
+    const ranked = rankCandidates(candidates, words, nameText, (d) => priority.get(d) ?? allowed.length);
+    const readable = await readableNames(ctx, ranked);
+    const permitted = ranked.filter((c) => readable.has(`${c.doctype}\u0000${c.name}`));
+    // Enough readable results, or every match seen (fewer than asked for came back), or the cap reached.
+    if (permitted.length >= wanted || candidates.length < cap || cap >= CANDIDATE_CAP) return permitted.slice(request.start, wanted);
+  }
 }
 
 /** Global Search Settings' DocTypes, in their order. */
@@ -72,8 +84,11 @@ async function readableNames(ctx: DocContext, candidates: readonly RankedCandida
   const readable = new Set<string>();
   for (const [doctype, names] of byDocType) {
     try {
-      const { rows } = await listDocuments(ctx, doctype, { fields: ['name'], filters: [['name', 'in', names]], limit_page_length: 0 }, 'v1');
-      for (const row of rows as Array<{ name: string }>) readable.add(`${doctype}\u0000${row.name}`);
+      for (let i = 0; i < names.length; i += NAMES_PER_CHECK) {
+        const filters = [['name', 'in', names.slice(i, i + NAMES_PER_CHECK)]];
+        const { rows } = await listDocuments(ctx, doctype, { fields: ['name'], filters, limit_page_length: 0 }, 'v1');
+        for (const row of rows as Array<{ name: string }>) readable.add(`${doctype}\u0000${row.name}`);
+      }
     } catch (err) {
       // A DocType the caller may not read at all: none of its documents.
       if (!(err instanceof PermissionError)) throw err;

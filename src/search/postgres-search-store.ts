@@ -34,13 +34,19 @@ export function postgresSearchStore(hasTrigrams: boolean): SearchStore {
     },
 
     async upsert(q, e: SearchEntry) {
+      await this.upsertMany(q, [e]);
+    },
+
+    async upsertMany(q, entries: readonly SearchEntry[]) {
+      if (entries.length === 0) return;
+      const values = entries.map((_, i) => `(${Array.from({ length: 8 }, (_, k) => `$${i * 8 + k + 1}`).join(', ')})`).join(', ');
       await run(
         q,
         `insert into "${SEARCH_TABLE}" (doctype, name, title, content, title_words, content_words, name_folded, modified)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)
+         values ${values}
          on conflict (doctype, name) do update set title = excluded.title, content = excluded.content, title_words = excluded.title_words,
            content_words = excluded.content_words, name_folded = excluded.name_folded, modified = excluded.modified`,
-        [e.doctype, e.name, e.title, e.content, e.titleWords, e.contentWords, e.nameFolded, e.modified],
+        entries.flatMap((e) => [e.doctype, e.name, e.title, e.content, e.titleWords, e.contentWords, e.nameFolded, e.modified]),
       );
     },
 

@@ -2,7 +2,7 @@ import { DocumentRepository } from '../documents/document-repository.js';
 import type { JobQueue, JobUnit } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Database } from '../storage/database.js';
-import { isSearchable, searchEntry } from './search-entry.js';
+import { isSearchable, searchEntry, type SearchEntry } from './search-entry.js';
 import type { SearchStore } from './search-store.js';
 
 /** The job that rebuilds one DocType's part of the index (docs/search.md "Rebuilding"). */
@@ -32,22 +32,24 @@ export async function rebuildDocType(parts: RebuildParts, doctype: string, signa
   if (!metas.has(doctype) || !isSearchable(metas.get(doctype))) return 0;
   const meta = metas.get(doctype);
   const repository = new DocumentRepository(db.dialect, (d) => metas.get(d));
+  const withChildren = meta.tableFields.some((f) => f.def.in_global_search === 1);
   let after: string | undefined;
   let indexed = 0;
   for (;;) {
     signal?.throwIfAborted();
     const names = await db.transaction(async (q) => {
-      let select = db.dialect.builder.selectFrom(meta.tableName).select('name').orderBy('name').limit(PAGE);
+      let select = db.dialect.builder.selectFrom(meta.tableName).selectAll().orderBy('name').limit(PAGE);
       if (after !== undefined) select = select.where('name', '>', after);
       const rows = await q.all<{ name: string }>(select.compile());
-      for (const { name } of rows) {
-        const doc = await repository.load(q, meta, name);
+      const entries: SearchEntry[] = [];
+      for (const row of rows) {
+        // Child rows are read only when a table field's rows are part of the content.
+        const doc = withChildren ? await repository.load(q, meta, row.name) : repository.toDoc(meta, row);
         const entry = doc ? searchEntry(meta, doc, (d) => metas.get(d)) : undefined;
-        if (entry) {
-          await store.upsert(q, entry);
-          indexed++;
-        }
+        if (entry) entries.push(entry);
       }
+      await store.upsertMany(q, entries);
+      indexed += entries.length;
       return rows.map((r) => r.name);
     });
     if (names.length < PAGE) return indexed;

@@ -24,12 +24,13 @@ export interface SearchParts {
 /**
  * Wires global search into a site as openSite opens it (docs/search.md): the index tables, the
  * committed listeners that keep it current, the rebuild job (queued when a DocType's definition
- * changes) and the methods. Returns the indexer, whose `settled()` waits for pending changes.
+ * changes) and the methods. Returns the indexer, whose `flush()` writes pending changes.
  */
 export async function registerSearch(parts: SearchParts): Promise<SearchIndexer> {
   const store = await openSearchStore(parts.db);
   const indexer = new SearchIndexer({ ...parts, store });
   indexer.listen();
+  parts.jobs.addSource(indexer);
   const rebuild: RebuildParts = { db: parts.db, metas: parts.metas, store, jobs: parts.jobs };
   registerRebuildJob(rebuild);
   // A DocType saved (its in_global_search fields may have changed) is rebuilt; one deleted leaves the index.

@@ -41,6 +41,11 @@ export const sqliteSearchStore: SearchStore = {
     await run(q, `insert into "${FTS_TABLE}" (rowid, title, content) values (?, ?, ?)`, [id, e.titleWords, e.contentWords]);
   },
 
+  async upsertMany(q, entries) {
+    // In-process statements cost little: one at a time, as upsert does.
+    for (const entry of entries) await sqliteSearchStore.upsert(q, entry);
+  },
+
   async remove(q, doctype, name) {
     const [row] = await all<{ id: number }>(q, `select id from "${SEARCH_TABLE}" where doctype = ? and name = ?`, [doctype, name]);
     if (!row) return;
