@@ -43,7 +43,8 @@ async function fillRows(engine: 'sqlite' | 'postgres', dbFile: string | undefine
     db.prepare(
       `insert into "${table}" (name, owner, creation, modified, modified_by, docstatus, idx, title, notes, amount, due)
        with recursive s(i) as (select ? union all select i + 1 from s where i < ?)
-       select printf('ROW-%08d', i), 'Administrator', '2025-01-01 00:00:00.000000', '2025-01-01 00:00:00.000000', 'Administrator', 0, 0,
+       select printf('ROW-%08d', i), 'Administrator', strftime('%Y-%m-%d %H:%M:%S', '2025-01-01', '+' || i || ' seconds') || '.000000',
+                strftime('%Y-%m-%d %H:%M:%S', '2025-01-01', '+' || i || ' seconds') || '.000000', 'Administrator', 0, 0,
               'row ' || i || ' ' || (case i % 16 ${words.map((w, k) => `when ${k} then ${w}`).join(' ')} end),
               'Notes for row ' || i || ': some text about the document, long enough to be a realistic cell.', i * 0.25, '2025-02-03' from s`,
     ).run(from + 1, to);
@@ -55,7 +56,8 @@ async function fillRows(engine: 'sqlite' | 'postgres', dbFile: string | undefine
   try {
     await client.query(
       `insert into "${table}" (name, owner, creation, modified, modified_by, docstatus, idx, title, notes, amount, due)
-       select 'ROW-' || lpad(i::text, 8, '0'), 'Administrator', '2025-01-01 00:00:00', '2025-01-01 00:00:00', 'Administrator', 0, 0,
+       select 'ROW-' || lpad(i::text, 8, '0'), 'Administrator', timestamp '2025-01-01' + i * interval '1 second',
+              timestamp '2025-01-01' + i * interval '1 second', 'Administrator', 0, 0,
               'row ' || i || ' ' || (array[${words.join(',')}])[i % 16 + 1],
               'Notes for row ' || i || ': some text about the document, long enough to be a realistic cell.', i * 0.25, '2025-02-03'
        from generate_series($1::int, $2::int) as i`,
@@ -95,7 +97,9 @@ async function exportBench(entry: FwEntry, dialect: 'sqlite' | 'postgres', dbUrl
       for (const format of ['CSV', 'Excel']) {
         resetPeakRss(server.pid);
         const t0 = performance.now();
-        const answer = await fetch(`${server.origin}/api/method/fw.desk.reportview.export_query?doctype=Bench%20Export&file_format_type=${format}`, { headers: { authorization: auth } });
+        const answer = await fetch(`${server.origin}/api/method/fw.desk.reportview.export_query?doctype=Bench%20Export&file_format_type=${format}`, { headers: { authorization: auth } }).catch((err: Error) => {
+          throw new Error(`export ${size} ${format} failed: ${err.message}; server output:\n${server.output()}`);
+        });
         if (answer.status !== 200) throw new Error(`export: ${answer.status} ${await answer.text()}`);
         let bytes = 0;
         for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;

@@ -3,6 +3,8 @@ import type { SearchEntry } from './search-entry.js';
 import { SEARCH_TABLE, type Candidate, type CandidateQuery, type SearchStore } from './search-store.js';
 
 const FTS_TABLE = `${SEARCH_TABLE}_fts`;
+/** Names by trigram (FTS5's trigram tokenizer): a part of a name is found without scanning every row. */
+const NAME_TABLE = `${SEARCH_TABLE}_names`;
 /** bm25 weights of the FTS columns: a word in the title counts ten times one in the content. */
 const BM25 = `bm25("${FTS_TABLE}", 10.0, 1.0)`;
 
@@ -12,6 +14,7 @@ const SETUP = [
      name_folded text not null, modified text not null, unique (doctype, name))`,
   // Contentless: the words live only in the index; rows are deleted by rowid (SQLite 3.43+).
   `create virtual table if not exists "${FTS_TABLE}" using fts5(title, content, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`,
+  `create virtual table if not exists "${NAME_TABLE}" using fts5(name_folded, content='', contentless_delete=1, tokenize='trigram')`,
 ];
 
 const run = (q: Queryable, sql: string, parameters: unknown[] = []) => q.run({ sql, parameters });
@@ -30,6 +33,7 @@ export const sqliteSearchStore: SearchStore = {
       id = row.id;
       await run(q, `update "${SEARCH_TABLE}" set title = ?, content = ?, name_folded = ?, modified = ? where id = ?`, [e.title, e.content, e.nameFolded, e.modified, id]);
       await run(q, `delete from "${FTS_TABLE}" where rowid = ?`, [id]);
+      await run(q, `delete from "${NAME_TABLE}" where rowid = ?`, [id]);
     } else {
       const [added] = await all<{ id: number }>(
         q,
@@ -39,6 +43,7 @@ export const sqliteSearchStore: SearchStore = {
       id = added.id;
     }
     await run(q, `insert into "${FTS_TABLE}" (rowid, title, content) values (?, ?, ?)`, [id, e.titleWords, e.contentWords]);
+    await run(q, `insert into "${NAME_TABLE}" (rowid, name_folded) values (?, ?)`, [id, e.nameFolded]);
   },
 
   async upsertMany(q, entries) {
@@ -50,11 +55,13 @@ export const sqliteSearchStore: SearchStore = {
     const [row] = await all<{ id: number }>(q, `select id from "${SEARCH_TABLE}" where doctype = ? and name = ?`, [doctype, name]);
     if (!row) return;
     await run(q, `delete from "${FTS_TABLE}" where rowid = ?`, [row.id]);
+    await run(q, `delete from "${NAME_TABLE}" where rowid = ?`, [row.id]);
     await run(q, `delete from "${SEARCH_TABLE}" where id = ?`, [row.id]);
   },
 
   async removeDocType(q, doctype) {
     await run(q, `delete from "${FTS_TABLE}" where rowid in (select id from "${SEARCH_TABLE}" where doctype = ?)`, [doctype]);
+    await run(q, `delete from "${NAME_TABLE}" where rowid in (select id from "${SEARCH_TABLE}" where doctype = ?)`, [doctype]);
     await run(q, `delete from "${SEARCH_TABLE}" where doctype = ?`, [doctype]);
   },
 
@@ -76,12 +83,16 @@ export const sqliteSearchStore: SearchStore = {
       );
     }
     if (query.nameText !== '') {
+      // The trigram index narrows to names holding every trigram of the text; instr keeps exactly
+      // those holding the text itself (the same test PostgreSQL's LIKE makes).
+      const phrase = `"${query.nameText.replace(/"/g, '""')}"`;
       out.push(
         ...(await all<Candidate>(
           q,
-          `select g.doctype, g.name, g.title, g.content, g.modified, 0 as score from "${SEARCH_TABLE}" g
-           where instr(g.name_folded, ?) > 0${only} order by g.name_folded = ? desc, g.modified desc limit ?`,
-          [query.nameText, ...onlyParams, query.nameText, query.cap],
+          `select g.doctype, g.name, g.title, g.content, g.modified, 0 as score
+           from "${NAME_TABLE}" join "${SEARCH_TABLE}" g on g.id = "${NAME_TABLE}".rowid
+           where "${NAME_TABLE}" match ? and instr(g.name_folded, ?) > 0${only} order by g.name_folded = ? desc, g.modified desc limit ?`,
+          [phrase, query.nameText, ...onlyParams, query.nameText, query.cap],
         )),
       );
     }

@@ -105,6 +105,31 @@ for (const dialect of testDialects()) {
         assert.ok(peak < PEAK_RSS_MIB, `peak resident memory ${peak.toFixed(1)} MiB`);
       });
     }
+
+    test('a client that leaves mid-file stops the export; the server carries on reading and writing', async () => {
+      const abort = new AbortController();
+      const res = await fetch(base + '/api/method/frappe.desk.reportview.export_query' + query({ doctype: DOCTYPE, fields: ['name', 'notes'] }), {
+        headers: { authorization: auth },
+        signal: abort.signal,
+      });
+      assert.equal(res.status, 200);
+      const reader = res.body!.getReader();
+      await reader.read();
+      abort.abort();
+      await reader.read().catch(() => undefined);
+      // A write (it needs the writer, which an abandoned cursor must not hold up) and a new export both work.
+      const put = await fetch(`${base}/api/resource/${encodeURIComponent(DOCTYPE)}/BIG-0000001`, {
+        method: 'PUT',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'after the abort' }),
+      });
+      assert.equal(put.status, 200, await put.text());
+      const again = await fetch(base + '/api/method/frappe.desk.reportview.export_query' + query({ doctype: DOCTYPE, fields: ['name', 'title'], selected_items: ['BIG-0000001'] }), {
+        headers: { authorization: auth },
+      });
+      assert.equal(again.status, 200);
+      assert.match(await again.text(), /BIG-0000001,after the abort/);
+    });
   });
 }
 
@@ -126,7 +151,8 @@ async function fillRows(engine: 'sqlite' | 'postgres', url: string, siteDir: str
       .prepare(
         `insert into "tab${DOCTYPE}" (name, owner, creation, modified, modified_by, docstatus, idx, title, notes, amount, due)
          with recursive s(i) as (select 1 union all select i + 1 from s where i < ?)
-         select printf('BIG-%07d', i), 'Administrator', '2025-01-01 00:00:00.000000', '2025-01-01 00:00:00.000000', 'Administrator', 0, 0,
+         select printf('BIG-%07d', i), 'Administrator', strftime('%Y-%m-%d %H:%M:%S', '2025-01-01', '+' || i || ' seconds') || '.000000',
+                strftime('%Y-%m-%d %H:%M:%S', '2025-01-01', '+' || i || ' seconds') || '.000000', 'Administrator', 0, 0,
                 '=cmd|' || i, ?, i * 0.25, '2025-02-03' from s`,
       )
       .run(ROWS, notes);
@@ -138,7 +164,8 @@ async function fillRows(engine: 'sqlite' | 'postgres', url: string, siteDir: str
   try {
     await client.query(
       `insert into "tab${DOCTYPE}" (name, owner, creation, modified, modified_by, docstatus, idx, title, notes, amount, due)
-       select 'BIG-' || lpad(i::text, 7, '0'), 'Administrator', '2025-01-01 00:00:00', '2025-01-01 00:00:00', 'Administrator', 0, 0,
+       select 'BIG-' || lpad(i::text, 7, '0'), 'Administrator', timestamp '2025-01-01' + i * interval '1 second',
+              timestamp '2025-01-01' + i * interval '1 second', 'Administrator', 0, 0,
               '=cmd|' || i, $2, i * 0.25, '2025-02-03' from generate_series(1, $1::int) as i`,
       [ROWS, notes],
     );
