@@ -17,6 +17,7 @@ import { benchDialect, type BenchContext } from './run-dialect.js';
 import { checkTargets } from './targets.js';
 import { runJobsBench } from './jobs-bench.js';
 import { runImportBench } from './import-bench.js';
+import { runDataBench } from './data-bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(line);
@@ -87,6 +88,11 @@ async function main(argv: string[]): Promise<number> {
   if (options.only === 'jobs') {
     log(`${command}\njobs and webhooks:`);
     await runJobsBench(options, log);
+    return 0;
+  }
+  if (options.only === 'data') {
+    log(`${command}\nexport and search:`);
+    await runDataBench(resolveFwEntry(options.fwEntry, progress), options, log);
     return 0;
   }
   const started = new Date();
@@ -173,6 +179,8 @@ async function main(argv: string[]): Promise<number> {
   if (options.only !== 'http') {
     log('\njobs and webhooks:');
     await runJobsBench(options, log);
+    log('\nexport and search:');
+    await runDataBench(entry, options, log);
   }
   if (errors > 0) {
     console.error(`bench: ${errors} failed requests (socket errors, timeouts or non-2xx); the figures are not valid`);

@@ -29,6 +29,8 @@ export interface DocField {
   readonly no_copy?: Check;
   readonly in_list_view?: Check;
   readonly in_standard_filter?: Check;
+  /** Indexed for global search (docs/search.md "What is indexed"). */
+  readonly in_global_search?: Check;
   readonly description?: string;
   readonly idx?: number;
 }

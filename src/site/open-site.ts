@@ -27,6 +27,8 @@ import { registerWebhooks } from '../webhooks/register-webhooks.js';
 import { registerWorkflows } from '../workflows/register-workflows.js';
 import { registerReports } from '../reports/register-reports.js';
 import { registerDataImport } from '../data-import/register-data-import.js';
+import { registerDataExport } from '../data-export/register-data-export.js';
+import { registerSearch } from '../search/register-search.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
@@ -138,6 +140,15 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed; its entries wait for the next batch or sweep'),
     });
     registerDataImport({ methods, jobs, documents, files, realtime, metas });
+    registerDataExport({ methods });
+    await registerSearch({
+      hooks,
+      methods,
+      jobs,
+      db,
+      metas,
+      report: (err) => site?.logger.error({ err }, 'global search: an index batch failed; the rebuild job repairs the index'),
+    });
     registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.
     await siteSettings(site);
