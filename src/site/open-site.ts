@@ -23,6 +23,7 @@ import { JobQueue } from '../jobs/job-queue.js';
 import { registerJobMethods } from '../jobs/job-methods.js';
 import { registerSiteScheduler } from './site-jobs.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
+import { registerMail } from '../mail/register-mail.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
@@ -95,6 +96,19 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     });
     const jobs = new JobQueue(db);
     registerJobMethods(methods, jobs);
+    // Before the apps, which get `api.mail`; the time zone is read once the site exists.
+    const mail = registerMail({
+      hooks,
+      methods,
+      documents,
+      jobs,
+      db,
+      metas,
+      timeZone: () => site?.settingsCache.current.time_zone ?? config.time_zone,
+      encryptionKey: config.encryption_key,
+      config: config.mail,
+      domain: config.realtime.site_name ?? 'localhost',
+    });
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
     await registerApps(apps, { hooks, methods, documents, jobs, realtime });
 
@@ -111,6 +125,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       realtime,
       files,
       jobs,
+      mail,
     );
     await warnAboutFileFolders(paths, options.warn);
     const { settingsCache } = site;
