@@ -114,7 +114,7 @@ export async function queueMail(deps: QueueDeps, ctx: DocContext, mail: MailRequ
     {
       status: 'Not Sent',
       subject: mail.subject,
-      sender: sender.name ? `${sender.name} <${sender.address}>` : sender.address,
+      sender: sender.name && sender.name.replace(/[,;"<>\r\n]/g, '').trim() ? `${sender.name.replace(/[,;"<>\r\n]/g, '').trim()} <${sender.address}>` : sender.address,
       recipients: everyone.map((recipient) => ({ recipient, status: 'Not Sent' })),
       show_as_cc: mail.cc.join(', ') || null,
       priority: mail.priority,

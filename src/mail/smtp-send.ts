@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { createTransport } from 'nodemailer';
 import { explainSmtpError, type SmtpFailure } from './smtp-failure.js';
 import type { SmtpSettings } from './smtp-settings.js';
@@ -29,7 +30,7 @@ function transportFor(settings: SmtpSettings) {
     requireTLS: settings.startTls,
     // Without Use TLS the reference speaks plain SMTP; fw still upgrades when the server offers
     // STARTTLS, but then the certificate must verify unless Validate SSL Certificate is off.
-    tls: { rejectUnauthorized: settings.validateCertificate, servername: settings.host },
+    tls: { rejectUnauthorized: settings.validateCertificate, servername: isIP(settings.host) === 0 ? settings.host : undefined },
     auth: settings.auth ? { user: settings.auth.user, pass: settings.auth.pass } : undefined,
     connectionTimeout: CONNECT_MS,
     greetingTimeout: CONNECT_MS,
