@@ -15,6 +15,8 @@ export interface MailConfig {
   readonly auto_email_id: string | null;
   /** The display name beside auto_email_id. */
   readonly email_sender_name: string | null;
+  /** The site's public URL (`https://erp.example.com`), for links in mail; http://<site_name or localhost> when unset. */
+  readonly host_name: string | null;
 }
 
 export const DEFAULT_MAIL_CONFIG: MailConfig = {
@@ -26,6 +28,7 @@ export const DEFAULT_MAIL_CONFIG: MailConfig = {
   mail_password: null,
   auto_email_id: null,
   email_sender_name: null,
+  host_name: null,
 };
 
 const isFlag = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1;
@@ -61,5 +64,18 @@ export function parseMailConfig(raw: Readonly<Record<string, unknown>>, fail: (p
     mail_password: text('mail_password'),
     auto_email_id: text('auto_email_id'),
     email_sender_name: text('email_sender_name'),
+    host_name: hostName(text('host_name'), fail),
   };
+}
+
+function hostName(value: string | null, fail: (problem: string) => never): string | null {
+  if (value === null) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    fail('"host_name" must be the site\'s public URL, such as "https://erp.example.com"');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('"host_name" must be an http or https URL');
+  return url.origin;
 }

@@ -1,12 +1,16 @@
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
+import type { FileStore } from '../files/file-store.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
+import { sendFromApp, type AppMailArgs } from './app-mail.js';
 import { registerEmailAccountController } from './email-account-controller.js';
 import { registerFlushJob } from './mail-flush.js';
 import { registerMailMethods } from './mail-methods.js';
 import { registerSendJob, type SenderDeps } from './mail-sender.js';
 import { queueMail, type MailRequest } from './queue-mail.js';
+import { registerEmailTemplate } from './template-methods.js';
+import { registerUnsubscribeMethod } from './unsubscribe.js';
 
 /** What mail is wired into: the site's registries and what sending needs (see SenderDeps). */
 export interface MailParts extends SenderDeps {
@@ -15,11 +19,17 @@ export interface MailParts extends SenderDeps {
   readonly documents: DocumentService;
   /** The host part of Message-IDs (the site's name). */
   readonly domain: string;
+  readonly files: FileStore;
+  /** The site's public origin, for links in mail (site_config.json `host_name`). */
+  readonly baseUrl: string;
 }
 
 /** The mail service other subsystems and apps use: queue a mail in a unit of work. */
 export interface MailService {
+  /** Queues one checked mail (built-in flows). */
   queue(ctx: DocContext, mail: MailRequest): Promise<string>;
+  /** `api.mail.send` for apps: sendmail's arguments, templates, attachments, bulk (docs/mail.md "Sending from an app"). */
+  send(ctx: DocContext, args: AppMailArgs): Promise<string[]>;
 }
 
 /**
@@ -31,5 +41,7 @@ export function registerMail(parts: MailParts): MailService {
   registerSendJob(parts);
   registerFlushJob(parts);
   registerMailMethods(parts.methods, parts);
-  return { queue: (ctx, mail) => queueMail(parts, ctx, mail) };
+  registerEmailTemplate(parts.hooks, parts.methods, parts.documents);
+  registerUnsubscribeMethod(parts.methods, parts.documents, parts.encryptionKey);
+  return { queue: (ctx, mail) => queueMail(parts, ctx, mail), send: (ctx, args) => sendFromApp(parts, ctx, args) };
 }

@@ -108,9 +108,11 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       encryptionKey: config.encryption_key,
       config: config.mail,
       domain: config.realtime.site_name ?? 'localhost',
+      files,
+      baseUrl: config.mail.host_name ?? `http://${config.realtime.site_name ?? 'localhost'}`,
     });
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
-    await registerApps(apps, { hooks, methods, documents, jobs, realtime });
+    await registerApps(apps, { hooks, methods, documents, jobs, realtime, mail });
 
     site = new Site(
       paths,
