@@ -10,6 +10,7 @@ import { registerMailMethods } from './mail-methods.js';
 import { registerSendJob, type SenderDeps } from './mail-sender.js';
 import { queueMail, type MailRequest } from './queue-mail.js';
 import { registerEmailTemplate } from './template-methods.js';
+import { registerPasswordReset } from './password-reset.js';
 import { registerUnsubscribeMethod } from './unsubscribe.js';
 
 /** What mail is wired into: the site's registries and what sending needs (see SenderDeps). */
@@ -43,5 +44,6 @@ export function registerMail(parts: MailParts): MailService {
   registerMailMethods(parts.methods, parts);
   registerEmailTemplate(parts.hooks, parts.methods, parts.documents);
   registerUnsubscribeMethod(parts.methods, parts.documents, parts.encryptionKey);
+  registerPasswordReset(parts.hooks, parts.methods, { ...parts, now: () => parts.jobs.clock.now() });
   return { queue: (ctx, mail) => queueMail(parts, ctx, mail), send: (ctx, args) => sendFromApp(parts, ctx, args) };
 }
