@@ -40,7 +40,7 @@ const DEFAULT_IP_LIMIT = 3;
 /** Requests per account: five per ten minutes, so nobody can flood an inbox. */
 const ACCOUNT_LIMIT = { maxFailures: 5, windowSeconds: 600 };
 
-async function resetSettings(q: Queryable, dialect: Dialect): Promise<{ expiryS: number; ipLimit: number }> {
+export async function resetSettings(q: Queryable, dialect: Dialect): Promise<{ expiryS: number; ipLimit: number }> {
   const rows = await readSingleRows(q, dialect, SYSTEM_SETTINGS);
   const whole = (key: string, fallback: number) => {
     const text = rows.get(key);
@@ -51,7 +51,7 @@ async function resetSettings(q: Queryable, dialect: Dialect): Promise<{ expiryS:
 }
 
 /** Counts one request against `key`; over the limit is 429 TooManyRequestsError. */
-async function limit(call: MethodCall, key: string, rule: { maxFailures: number; windowSeconds: number }): Promise<void> {
+export async function limit(call: MethodCall, key: string, rule: { maxFailures: number; windowSeconds: number }): Promise<void> {
   const throttle = new LoginThrottle({ transaction: call.services.transaction, dialect: call.ctx.dialect }, rule);
   try {
     await throttle.begin([key]);
@@ -122,7 +122,7 @@ export function registerPasswordReset(hooks: HookRegistry, methods: MethodRegist
           const found = await findResetKey(w.q, w.dialect, hash);
           if (!found) throw new ResetLinkGone('The reset password link has either been used before or is invalid');
           const { expiryS } = await resetSettings(w.q, w.dialect);
-          if (deps.now() - found.createdMs > expiryS * 1000) {
+          if (deps.now() - found.createdMs > (found.lifetimeS ?? expiryS) * 1000) {
             await clearResetKey(w.q, w.dialect, found.user);
             return undefined;
           }

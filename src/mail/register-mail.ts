@@ -11,6 +11,7 @@ import { registerSendJob, type SenderDeps } from './mail-sender.js';
 import { queueMail, type MailRequest } from './queue-mail.js';
 import { registerEmailTemplate } from './template-methods.js';
 import { registerPasswordReset } from './password-reset.js';
+import { registerInvitations } from './invitations.js';
 import { registerUnsubscribeMethod } from './unsubscribe.js';
 
 /** What mail is wired into: the site's registries and what sending needs (see SenderDeps). */
@@ -44,6 +45,8 @@ export function registerMail(parts: MailParts): MailService {
   registerMailMethods(parts.methods, parts);
   registerEmailTemplate(parts.hooks, parts.methods, parts.documents);
   registerUnsubscribeMethod(parts.methods, parts.documents, parts.encryptionKey);
-  registerPasswordReset(parts.hooks, parts.methods, { ...parts, now: () => parts.jobs.clock.now() });
+  const resetDeps = { ...parts, now: () => parts.jobs.clock.now() };
+  registerPasswordReset(parts.hooks, parts.methods, resetDeps);
+  registerInvitations(parts.hooks, parts.methods, resetDeps);
   return { queue: (ctx, mail) => queueMail(parts, ctx, mail), send: (ctx, args) => sendFromApp(parts, ctx, args) };
 }

@@ -16,9 +16,12 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** Stores the hash of the user's reset key with its creation time, replacing an earlier key. */
-export async function storeResetKey(q: Queryable, dialect: Dialect, user: string, hash: string, createdMs: number): Promise<void> {
-  const password = `${hash}:${createdMs}`;
+/**
+ * Stores the hash of the user's reset key with its creation time, replacing an earlier key.
+ * `lifetimeS` gives a key its own life (a welcome link); without it the reset expiry applies.
+ */
+export async function storeResetKey(q: Queryable, dialect: Dialect, user: string, hash: string, createdMs: number, lifetimeS?: number): Promise<void> {
+  const password = lifetimeS === undefined ? `${hash}:${createdMs}` : `${hash}:${createdMs}:${lifetimeS}`;
   await q.run(
     dialect.builder
       .insertInto(AUTH_TABLE)
@@ -29,7 +32,7 @@ export async function storeResetKey(q: Queryable, dialect: Dialect, user: string
 }
 
 /** The user and creation time a key hash belongs to, if a live row holds it. */
-export async function findResetKey(q: Queryable, dialect: Dialect, hash: string): Promise<{ user: string; createdMs: number } | undefined> {
+export async function findResetKey(q: Queryable, dialect: Dialect, hash: string): Promise<{ user: string; createdMs: number; lifetimeS: number | undefined } | undefined> {
   if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
   const rows = await q.all<{ name: string; password: string }>(
     dialect.builder
@@ -42,7 +45,8 @@ export async function findResetKey(q: Queryable, dialect: Dialect, hash: string)
   );
   const row = rows[0];
   if (!row) return undefined;
-  return { user: String(row.name), createdMs: Number(String(row.password).slice(65)) };
+  const [, created, lifetime] = String(row.password).split(':');
+  return { user: String(row.name), createdMs: Number(created), lifetimeS: lifetime === undefined ? undefined : Number(lifetime) };
 }
 
 /** Voids the user's reset key (used, or the password changed another way). */
