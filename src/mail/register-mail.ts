@@ -12,6 +12,9 @@ import { queueMail, type MailRequest } from './queue-mail.js';
 import { registerEmailTemplate } from './template-methods.js';
 import { registerPasswordReset } from './password-reset.js';
 import { registerInvitations } from './invitations.js';
+import { registerNotifications } from './notifications.js';
+import { registerNotificationLogMethods } from './notification-log-methods.js';
+import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import { registerUnsubscribeMethod } from './unsubscribe.js';
 
 /** What mail is wired into: the site's registries and what sending needs (see SenderDeps). */
@@ -24,6 +27,8 @@ export interface MailParts extends SenderDeps {
   readonly files: FileStore;
   /** The site's public origin, for links in mail (site_config.json `host_name`). */
   readonly baseUrl: string;
+  /** Live events: the `notification` event to a user. */
+  readonly realtime: RealtimePublisher;
 }
 
 /** The mail service other subsystems and apps use: queue a mail in a unit of work. */
@@ -48,5 +53,7 @@ export function registerMail(parts: MailParts): MailService {
   const resetDeps = { ...parts, now: () => parts.jobs.clock.now() };
   registerPasswordReset(parts.hooks, parts.methods, resetDeps);
   registerInvitations(parts.hooks, parts.methods, resetDeps);
+  registerNotifications(parts.hooks, parts);
+  registerNotificationLogMethods(parts.methods);
   return { queue: (ctx, mail) => queueMail(parts, ctx, mail), send: (ctx, args) => sendFromApp(parts, ctx, args) };
 }

@@ -109,6 +109,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       config: config.mail,
       domain: config.realtime.site_name ?? 'localhost',
       files,
+      realtime,
       baseUrl: config.mail.host_name ?? `http://${config.realtime.site_name ?? 'localhost'}`,
     });
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.

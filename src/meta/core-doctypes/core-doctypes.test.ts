@@ -33,7 +33,7 @@ describe('core DocType definitions', () => {
   test('ships every built-in DocType, child tables before their parents', () => {
     assert.deepEqual(
       CORE_DOCTYPES.map((d) => d.name),
-      ['DocField', 'DocPerm', 'DocType', 'Role', 'Has Role', 'User', 'ToDo', 'File', 'User Permission', 'DocShare', 'Version', 'Comment', 'Deleted Document', 'System Settings', 'Scheduled Job Log', 'Webhook Header', 'Webhook Data', 'Webhook', 'Webhook Request Log', 'Email Account', 'Email Queue Recipient', 'Email Queue', 'Email Template', 'Email Unsubscribe'],
+      ['DocField', 'DocPerm', 'DocType', 'Role', 'Has Role', 'User', 'ToDo', 'File', 'User Permission', 'DocShare', 'Version', 'Comment', 'Deleted Document', 'System Settings', 'Scheduled Job Log', 'Webhook Header', 'Webhook Data', 'Webhook', 'Webhook Request Log', 'Email Account', 'Email Queue Recipient', 'Email Queue', 'Email Template', 'Email Unsubscribe', 'Notification Recipient', 'Notification', 'Notification Log'],
     );
   });
 
