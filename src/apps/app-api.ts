@@ -4,6 +4,7 @@ import { countDocuments, listDocuments } from '../documents/list-documents.js';
 import * as errors from '../errors/index.js';
 import { createAppJobs } from '../jobs/app-jobs.js';
 import type { JobQueue } from '../jobs/job-queue.js';
+import type { MailService } from '../mail/register-mail.js';
 import type { Doc } from '../meta/doctype.js';
 import type { HttpVerb, MethodOptions, MethodRegistry } from '../rpc/method-registry.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
@@ -17,6 +18,8 @@ export interface AppServices {
   /** The site's job queue (absent only in unit tests of the API itself). */
   readonly jobs?: JobQueue;
   readonly realtime: RealtimePublisher;
+  /** Outgoing mail (absent only in unit tests of the API itself). */
+  readonly mail?: MailService;
 }
 
 /*
@@ -154,6 +157,9 @@ export function createAppApi(name: string, services: AppServices): AppApi {
       publish: (event, message, target) => services.realtime.publish(event, message, target),
       msgprint: (user, message, target) => services.realtime.msgprint(user, message, target),
       progress: (update, target) => services.realtime.progress(update, target),
+    },
+    mail: {
+      send: (ctx, args) => (services.mail ? services.mail.send(ctx, args) : Promise.reject(new Error(`App "${name}": mail is not available here`))),
     },
   };
 }

@@ -3,6 +3,7 @@ import type { DocumentService } from '../documents/document-service.js';
 import type { CommittedEvent, CommittedListener, DocEvent, DocHook } from '../documents/hooks.js';
 import type * as errors from '../errors/index.js';
 import type { AppJobs } from '../jobs/app-jobs.js';
+import type { AppMailArgs } from '../mail/app-mail.js';
 import type { Doc, DocTypeDef } from '../meta/doctype.js';
 import type { HasPermissionHook, PermissionQueryHook } from '../permissions/permission-hooks.js';
 import type { DocMethodHandler, DocMethodOptions } from '../rpc/doc-methods.js';
@@ -111,4 +112,16 @@ export interface AppApi {
   readonly errors: typeof errors;
   /** Live events to connected clients. */
   readonly realtime: AppRealtime;
+  /** Outgoing mail (docs/mail.md "Sending from an app"). */
+  readonly mail: AppMail;
+}
+
+/** `api.mail`: queue mail in the caller's unit of work; it is sent after the commit. */
+export interface AppMail {
+  /**
+   * Queues a mail (recipients, cc, bcc, subject + message or template + args, reference_doctype
+   * and reference_name, attachments as File names, send_after, headers, add_unsubscribe_link);
+   * answers the Email Queue names.
+   */
+  send(ctx: DocContext, args: AppMailArgs): Promise<string[]>;
 }

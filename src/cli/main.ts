@@ -1,6 +1,7 @@
 import { backupCommand } from './commands/backup.js';
 import { migrateCommand } from './commands/migrate.js';
 import { maintenanceCommand, maintenanceUsage } from './commands/maintenance.js';
+import { mailCommand, mailUsage } from './commands/mail.js';
 import { newSiteCommand } from './commands/new-site.js';
 import { restoreCommand } from './commands/restore.js';
 import { serveCommand } from './commands/serve.js';
@@ -38,6 +39,7 @@ Commands:
   restore <archive> [--site <dir>] [--db <url>] [--force]
                                                         restore a backup into a site folder, then migrate
   types [--site <dir>] [--out <file>]                   TypeScript types of every DocType, for clients
+  mail test <address> [--site <dir>] [--account <name>] send a test mail now; on failure name the step that failed
 
 Environment: FW_SITE, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_JOBS, FW_ADMIN_PASSWORD, FW_USER_PASSWORD,
              FW_LOG_LEVEL, FW_LOG_FORMAT`;
@@ -52,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   worker: { run: workerCommand, usage: workerUsage },
   maintenance: { run: maintenanceCommand, usage: maintenanceUsage },
   types: { run: typesCommand, usage: typesUsage },
+  mail: { run: mailCommand, usage: mailUsage },
 };
 
 /** fw's version, from its package.json (two folders up from src/cli and dist/cli alike). */

@@ -135,6 +135,8 @@ export function registerAdminUi(app: FastifyInstance, site: Site, uiDir: string 
   app.get('/app', page);
   app.get('/app/*', page);
   app.get('/login', page);
+  // The page a password reset mail links to (docs/mail.md "Password reset").
+  app.get('/update-password', page);
 
   app.get('/assets/*', async (req, reply) => {
     const path = req.url.split('?')[0];

@@ -29,6 +29,7 @@ import { registerReports } from '../reports/register-reports.js';
 import { registerDataImport } from '../data-import/register-data-import.js';
 import { registerDataExport } from '../data-export/register-data-export.js';
 import { registerSearch } from '../search/register-search.js';
+import { registerMail } from '../mail/register-mail.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
@@ -104,8 +105,24 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     registerJobMethods(methods, jobs);
     registerWorkflows({ hooks, methods, documents });
     registerReports({ hooks, methods, documents });
+    // Before the apps, which get `api.mail`; the time zone is read once the site exists.
+    const mail = registerMail({
+      hooks,
+      methods,
+      documents,
+      jobs,
+      db,
+      metas,
+      timeZone: () => site?.settingsCache.current.time_zone ?? config.time_zone,
+      encryptionKey: config.encryption_key,
+      config: config.mail,
+      domain: config.realtime.site_name ?? 'localhost',
+      files,
+      realtime,
+      baseUrl: config.mail.host_name ?? `http://${config.realtime.site_name ?? 'localhost'}`,
+    });
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
-    await registerApps(apps, { hooks, methods, documents, jobs, realtime });
+    await registerApps(apps, { hooks, methods, documents, jobs, realtime, mail });
 
     site = new Site(
       paths,
@@ -120,6 +137,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       realtime,
       files,
       jobs,
+      mail,
     );
     await warnAboutFileFolders(paths, options.warn);
     const { settingsCache } = site;

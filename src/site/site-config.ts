@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isValidTimeZone } from '../datetime/clock.js';
 import { DEFAULT_REALTIME_CONFIG, parseRealtimeConfig, type RealtimeConfig } from '../realtime/realtime-config.js';
+import { DEFAULT_MAIL_CONFIG, parseMailConfig, type MailConfig } from '../mail/mail-config.js';
 import { checkDatabaseUrl } from '../storage/database-url.js';
 import { parseAllowedTargets, type AllowedTarget } from '../webhooks/allowed-targets.js';
 import { readConfigObject, SiteConfigError, unknownKeyWarnings } from './site-config-file.js';
@@ -64,6 +65,8 @@ export interface SiteConfig {
   readonly metrics_token: string | null;
   /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
   readonly realtime: RealtimeConfig;
+  /** The reference's mail keys: mail_server, mail_port, use_ssl, use_tls, mail_login, mail_password, auto_email_id (docs/mail.md). */
+  readonly mail: MailConfig;
 }
 
 /** The `trust_proxy` forms: none, a number of proxy hops, or the proxies' addresses. */
@@ -121,14 +124,16 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   allow_reads_during_maintenance: false,
   metrics_token: null,
   realtime: DEFAULT_REALTIME_CONFIG,
+  mail: DEFAULT_MAIL_CONFIG,
 };
 
 /** Every key fw reads from site_config.json: SiteConfig's, with realtime's settings at the top level. */
 export const KNOWN_CONFIG_KEYS: ReadonlySet<string> = new Set([
   'db_url',
   'encryption_key',
-  ...Object.keys(DEFAULT_CONFIG).filter((key) => key !== 'realtime'),
+  ...Object.keys(DEFAULT_CONFIG).filter((key) => key !== 'realtime' && key !== 'mail'),
   ...Object.keys(DEFAULT_REALTIME_CONFIG),
+  ...Object.keys(DEFAULT_MAIL_CONFIG),
 ]);
 
 /** Options of loadSiteConfig. */
@@ -206,6 +211,9 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
       DEFAULT_CONFIG.metrics_token,
     ),
     realtime: parseRealtimeConfig(raw, (problem) => {
+      throw new SiteConfigError(`site_config.json: ${problem}`);
+    }),
+    mail: parseMailConfig(raw, (problem) => {
       throw new SiteConfigError(`site_config.json: ${problem}`);
     }),
   };

@@ -1,3 +1,4 @@
+import type { MailService } from '../mail/register-mail.js';
 import type { Principal } from '../auth/principal.js';
 import { PrincipalCache } from '../auth/principal-cache.js';
 import { clearPrincipalsOnChange } from '../auth/principal-invalidation.js';
@@ -107,6 +108,8 @@ export class Site implements UnitRunner {
     readonly files: FileStore,
     /** Background jobs in the site's database (docs/jobs.md). */
     readonly jobs: JobQueue = new JobQueue(db),
+    /** Outgoing mail: queue a mail in a unit of work (docs/mail.md). */
+    readonly mail?: MailService,
   ) {
     this.settingsCache = new SettingsCache(config);
     this.maintenance = new MaintenanceWatch(paths.config, { on: config.maintenance_mode, allowReads: config.allow_reads_during_maintenance });

@@ -1,0 +1,234 @@
+import { loadPrincipal } from '../auth/principal.js';
+import { findLoginUser } from '../auth/user-names.js';
+import type { DocContext } from '../documents/doc-context.js';
+import type { HookRegistry } from '../documents/hooks.js';
+import { ValidationError } from '../errors/index.js';
+import type { Doc } from '../meta/doctype.js';
+import type { Meta } from '../meta/meta.js';
+import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
+import type { Row } from '../storage/database.js';
+import { ConditionError, parseCondition, type Condition } from '../webhooks/condition.js';
+import { MAIL_DOCTYPE_NAMES, NOTIFICATION, NOTIFICATION_LOG, NOTIFICATION_RECIPIENT } from './doctypes/index.js';
+import { isEmailAddress, parseAddressList } from './mail-addresses.js';
+import { checkMailTemplate, MailTemplateError, renderMailTemplate } from './mail-template.js';
+import { queueMail, type QueueDeps } from './queue-mail.js';
+
+/** What notifications need. */
+export interface NotificationDeps extends QueueDeps {
+  readonly realtime: RealtimePublisher;
+}
+
+type NotificationEvent = 'New' | 'Save' | 'Submit' | 'Cancel' | 'Value Change';
+
+interface RecipientRule {
+  readonly field: string;
+  readonly role: string;
+  readonly cc: string;
+  readonly bcc: string;
+}
+
+interface LoadedNotification {
+  readonly name: string;
+  readonly event: NotificationEvent;
+  readonly channel: 'Email' | 'System Notification';
+  readonly valueChanged: string;
+  readonly condition: Condition | undefined;
+  readonly subject: string;
+  readonly message: string;
+  readonly recipients: readonly RecipientRule[];
+}
+
+/** Which document event each Notification event listens to. */
+const EVENT_OF: Readonly<Record<string, readonly NotificationEvent[]>> = {
+  after_insert: ['New'],
+  on_update: ['Save', 'Value Change'],
+  on_submit: ['Submit'],
+  on_cancel: ['Cancel'],
+};
+
+/** The enabled notifications by DocType, read again whenever the Notification metadata is new. */
+class NotificationCache {
+  #source: Meta | undefined;
+  #byDoctype = new Map<string, LoadedNotification[]>();
+
+  async for(ctx: DocContext, doctype: string): Promise<readonly LoadedNotification[]> {
+    const meta = ctx.metas.get(NOTIFICATION);
+    if (this.#source !== meta) {
+      this.#byDoctype = await loadNotifications(ctx);
+      this.#source = meta;
+    }
+    return this.#byDoctype.get(doctype) ?? [];
+  }
+}
+
+async function loadNotifications(ctx: DocContext): Promise<Map<string, LoadedNotification[]>> {
+  const b = ctx.dialect.builder;
+  const rows = await ctx.q.all<Row>(b.selectFrom(ctx.metas.get(NOTIFICATION).tableName).selectAll().where('enabled', '=', 1).compile());
+  const rules = await ctx.q.all<Row>(b.selectFrom(ctx.metas.get(NOTIFICATION_RECIPIENT).tableName).selectAll().where('parenttype', '=', NOTIFICATION).orderBy('idx').compile());
+  const out = new Map<string, LoadedNotification[]>();
+  for (const row of rows) {
+    let condition: Condition | undefined;
+    try {
+      condition = String(row.condition ?? '').trim() === '' ? undefined : parseCondition(String(row.condition));
+    } catch {
+      continue; // refused on save; a stored one that no longer parses fires nothing
+    }
+    const loaded: LoadedNotification = {
+      name: String(row.name),
+      event: String(row.event) as NotificationEvent,
+      channel: row.channel === 'System Notification' ? 'System Notification' : 'Email',
+      valueChanged: String(row.value_changed ?? ''),
+      condition,
+      subject: String(row.subject ?? ''),
+      message: String(row.message ?? ''),
+      recipients: rules
+        .filter((r) => r.parent === row.name)
+        .map((r) => ({ field: String(r.receiver_by_document_field ?? '').trim(), role: String(r.receiver_by_role ?? ''), cc: String(r.cc ?? ''), bcc: String(r.bcc ?? '') })),
+    };
+    const doctype = String(row.document_type);
+    out.set(doctype, [...(out.get(doctype) ?? []), loaded]);
+  }
+  return out;
+}
+
+/**
+ * Notifications (docs/mail.md "Notifications"): the controller checks a Notification on save; a
+ * hook on every DocType fires the matching ones inside the write's own transaction, so their mail
+ * and Notification Logs exist exactly when the write committed; the live `notification` event goes
+ * out after the commit. A recipient who may not read the document gets nothing.
+ */
+export function registerNotifications(hooks: HookRegistry, deps: NotificationDeps): void {
+  hooks.on(NOTIFICATION, 'validate', async ({ doc, ctx }, next) => {
+    const fail = (message: string): never => {
+      throw new ValidationError(message, { doctype: NOTIFICATION });
+    };
+    const doctype = String(doc.document_type ?? '');
+    if (!ctx.metas.has(doctype)) fail(`DocType ${doctype} does not exist`);
+    const meta = ctx.metas.get(doctype);
+    if (meta.isChild || MAIL_DOCTYPE_NAMES.has(doctype)) fail(`Notifications cannot be set on ${doctype}`);
+    if (Number(doc.attach_print ?? 0) === 1) fail('Attach Print is not available: fw has no printing yet');
+    if ((doc.event === 'Submit' || doc.event === 'Cancel') && !meta.isSubmittable) fail(`${doctype} is not submittable: choose another event`);
+    if (doc.event === 'Value Change' && !meta.hasColumn(String(doc.value_changed ?? ''))) fail('Value Change needs Value Changed: a field of the document');
+    try {
+      parseCondition(String(doc.condition ?? ''));
+      await checkMailTemplate(String(doc.subject ?? ''), 'Subject');
+      await checkMailTemplate(String(doc.message ?? ''), 'Message');
+    } catch (err) {
+      if (err instanceof ConditionError) fail(`Invalid condition: ${err.message}`);
+      if (err instanceof MailTemplateError) fail(err.message);
+      throw err;
+    }
+    for (const row of (doc.recipients as Doc[] | undefined) ?? []) {
+      const field = String(row.receiver_by_document_field ?? '').trim();
+      if (field !== '' && !meta.hasColumn(field)) fail(`${doctype} has no field ${field}`);
+      parseAddressList(row.cc, 'CC');
+      parseAddressList(row.bcc, 'BCC');
+    }
+    await next();
+  });
+  for (const event of ['on_update', 'on_trash'] as const) {
+    hooks.on(NOTIFICATION, event, async ({ ctx }, next) => {
+      await ctx.metas.bumpVersion(ctx.q);
+      await next();
+    });
+  }
+
+  const cache = new NotificationCache();
+  for (const docEvent of Object.keys(EVENT_OF) as (keyof typeof EVENT_OF)[]) {
+    hooks.on('*', docEvent as 'after_insert', async ({ doc, before, ctx }, next, doctype) => {
+      await next();
+      if (MAIL_DOCTYPE_NAMES.has(doctype) || !ctx.metas.has(NOTIFICATION)) return;
+      for (const n of await cache.for(ctx, doctype)) {
+        if (!EVENT_OF[docEvent]!.includes(n.event)) continue;
+        if (n.event === 'Value Change' && (before === undefined || String(before[n.valueChanged] ?? '') === String(doc[n.valueChanged] ?? ''))) continue;
+        if (n.condition && !n.condition.matches(doc)) continue;
+        await fire(deps, ctx, doctype, doc, n);
+      }
+    });
+  }
+}
+
+interface Reader {
+  readonly user: string | undefined;
+  readonly email: string;
+}
+
+/** The users (and plain addresses) a rule names, before the read check. */
+async function readersOf(ctx: DocContext, doc: Doc, rule: RecipientRule): Promise<Reader[]> {
+  const out: Reader[] = [];
+  const byName = async (value: string) => {
+    const user = await findLoginUser(ctx, value);
+    if (user === undefined) {
+      if (isEmailAddress(value)) out.push({ user: undefined, email: value });
+      return;
+    }
+    const [row] = await ctx.q.all<Row>(ctx.dialect.builder.selectFrom('tabUser').select(['email', 'enabled']).where('name', '=', user).compile());
+    if (row && Number(row.enabled) === 1 && row.email) out.push({ user, email: String(row.email) });
+  };
+  if (rule.field !== '' && typeof doc[rule.field] === 'string' && doc[rule.field] !== '') await byName(String(doc[rule.field]));
+  if (rule.role !== '') {
+    const users = await ctx.q.all<{ parent: string }>(
+      ctx.dialect.builder.selectFrom('tabHas Role').select('parent').where('role', '=', rule.role).where('parenttype', '=', 'User').compile(),
+    );
+    for (const { parent } of users) await byName(parent);
+  }
+  return out;
+}
+
+/** True when `user` may read the document (the same checks as a GET of it). */
+async function mayRead(deps: NotificationDeps, ctx: DocContext, user: string, doctype: string, name: string): Promise<boolean> {
+  const principal = await loadPrincipal(ctx.q, ctx.dialect, user);
+  if (!principal) return false;
+  try {
+    await deps.documents.get({ ...ctx, principal }, doctype, name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function fire(deps: NotificationDeps, ctx: DocContext, doctype: string, doc: Doc, n: LoadedNotification): Promise<void> {
+  const name = String(doc.name);
+  const to = new Map<string, Reader>();
+  const cc: string[] = [];
+  const bcc: string[] = [];
+  for (const rule of n.recipients) {
+    for (const r of await readersOf(ctx, doc, rule)) to.set(r.email.toLowerCase(), r);
+    cc.push(...parseAddressList(rule.cc, 'CC'));
+    bcc.push(...parseAddressList(rule.bcc, 'BCC'));
+  }
+  const allowed: Reader[] = [];
+  for (const r of to.values()) if (r.user === undefined || (await mayRead(deps, ctx, r.user, doctype, name))) allowed.push(r);
+  const context = { doc };
+  const subject = await renderMailTemplate(n.subject, context, 'text', `The subject of Notification ${n.name}`);
+  if (n.channel === 'Email') {
+    // cc and bcc addresses that belong to users are checked like the others.
+    const fixed = async (list: string[]) => {
+      const kept: string[] = [];
+      for (const address of list) {
+        const user = await findLoginUser(ctx, address);
+        if (user === undefined || (await mayRead(deps, ctx, user, doctype, name))) kept.push(address);
+      }
+      return kept;
+    };
+    const recipients = allowed.map((r) => r.email);
+    const ccKept = await fixed(cc);
+    const bccKept = await fixed(bcc);
+    if (recipients.length + ccKept.length + bccKept.length === 0) return;
+    const message = await renderMailTemplate(n.message, context, 'html', `Notification ${n.name}`);
+    await queueMail(deps, ctx, { recipients, cc: ccKept, bcc: bccKept, subject, message, headers: {}, priority: 1, attachments: [], referenceDoctype: doctype, referenceName: name });
+    return;
+  }
+  const message = n.message.trim() === '' ? '' : await renderMailTemplate(n.message, context, 'html', `Notification ${n.name}`);
+  for (const r of allowed) {
+    if (r.user === undefined) continue;
+    const log = await deps.documents.insert(
+      ctx,
+      NOTIFICATION_LOG,
+      { for_user: r.user, subject, document_type: doctype, document_name: name, type: 'Alert', read: 0, email_content: message || null },
+      { ignorePermissions: true },
+    );
+    const user = r.user;
+    ctx.unit.afterCommit(() => deps.realtime.publish('notification', { name: log.name, subject, document_type: doctype, document_name: name }, { user }));
+  }
+}

@@ -1,0 +1,137 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JobWorker } from '../../src/jobs/job-worker.js';
+import { testDialects } from '../helpers/dialects.js';
+import { signUp, type SignedInUser } from '../helpers/file-api.js';
+import { startTestSite, type TestSite } from '../helpers/test-site.js';
+import { SmtpSink } from '../helpers/smtp-sink.js';
+
+const LOGS = '/api/method/fw.desk.doctype.notification_log.notification_log';
+
+/*
+ * Notifications (docs/mail.md "Notifications"): events New and Value Change, a condition, the
+ * Email and System Notification channels, Notification Log methods, and the rule that a
+ * recipient who may not read the document gets nothing.
+ */
+for (const dialect of testDialects()) {
+  describe(`notifications (${dialect.name})`, () => {
+    let t: TestSite;
+    let sink: SmtpSink;
+    let worker: JobWorker;
+    let boss: SignedInUser;
+    let clerk: SignedInUser;
+    before(async () => {
+      t = await startTestSite(dialect);
+      sink = await new SmtpSink().start();
+      worker = new JobWorker(t.site.jobs);
+      const account = await t.request({
+        method: 'POST',
+        url: '/api/resource/Email Account',
+        body: { email_account_name: 'Main', email_id: 'robot@example.com', enable_outgoing: 1, default_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, no_smtp_authentication: 1 },
+      });
+      assert.equal(account.statusCode, 200, account.body);
+      assert.equal((await t.request({ method: 'POST', url: '/api/resource/Role', body: { role_name: 'Staff' } })).statusCode, 200);
+      const dt = await t.request({
+        method: 'POST',
+        url: '/api/resource/DocType',
+        body: {
+          name: 'Secret Note',
+          fields: [
+            { fieldname: 'title', label: 'Title', fieldtype: 'Data' },
+            { fieldname: 'priority', label: 'Priority', fieldtype: 'Data' },
+            { fieldname: 'status', label: 'Status', fieldtype: 'Data' },
+            { fieldname: 'watcher', label: 'Watcher', fieldtype: 'Data' },
+          ],
+          permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 }],
+        },
+      });
+      assert.equal(dt.statusCode, 200, dt.body);
+      boss = await signUp(t, 'boss@example.com', ['System Manager']);
+      clerk = await signUp(t, 'clerk@example.com', ['Staff']);
+    });
+    after(async () => {
+      await sink.stop();
+      await t.close();
+    });
+
+    const note = async (body: Record<string, unknown>) => {
+      const res = await t.request({ method: 'POST', url: '/api/resource/Secret Note', body });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().data as Record<string, any>;
+    };
+
+    test('a Notification that cannot work is refused: print attachment, bad condition, unknown field', async () => {
+      for (const extra of [{ attach_print: 1 }, { condition: 'doc.priority ==' }, { recipients: [{ receiver_by_document_field: 'nope' }] }, { subject: '{{ doc.title | shell }}' }]) {
+        const res = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { name: 'Bad', document_type: 'Secret Note', event: 'New', subject: 'x', ...extra } });
+        assert.equal(res.statusCode, 417, res.body);
+      }
+      assert.equal((await t.request({ method: 'GET', url: '/api/resource/Notification/Bad' })).statusCode, 404);
+    });
+
+    test('Email on New with a condition: readers get the mail, a user who may not read the document gets nothing, a plain address does', async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: {
+          name: 'Urgent notes',
+          document_type: 'Secret Note',
+          event: 'New',
+          channel: 'Email',
+          condition: 'doc.priority == "High"',
+          subject: 'Urgent: {{ doc.title }}',
+          message: '<p>{{ doc.title }} needs you.</p>',
+          recipients: [{ receiver_by_role: 'System Manager' }, { receiver_by_role: 'Staff' }, { receiver_by_document_field: 'watcher' }],
+        },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      await note({ title: 'Quiet one', priority: 'Low', watcher: 'outside@example.com' });
+      const urgent = await note({ title: 'Tom & Jerry', priority: 'High', watcher: 'clerk@example.com' });
+      const external = await note({ title: 'Call back', priority: 'High', watcher: 'outside@example.com' });
+      await worker.runDue();
+      const subjects = (address: string) => sink.received.filter((m) => m.to.includes(address)).map((m) => m.parsed.subject).sort();
+      assert.deepEqual(subjects('boss@example.com'), ['Urgent: Call back', 'Urgent: Tom & Jerry']);
+      assert.deepEqual(subjects('clerk@example.com'), [], 'the clerk may not read Secret Notes');
+      assert.deepEqual(subjects('outside@example.com'), ['Urgent: Call back']);
+      const mail = sink.received.find((m) => m.parsed.subject === 'Urgent: Tom & Jerry')!;
+      assert.match(String(mail.parsed.html), /Tom &amp; Jerry needs you/);
+      const queued = await t.request({ method: 'GET', url: `/api/resource/Email Queue?fields=["reference_name"]&filters=[["reference_doctype","=","Secret Note"]]` });
+      assert.deepEqual(queued.json().data.map((r: any) => r.reference_name).sort(), [external.name, urgent.name].sort());
+    });
+
+    test('System Notification on Value Change: a Notification Log for each reader, read and marked through the methods', async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: {
+          name: 'Status moves',
+          document_type: 'Secret Note',
+          event: 'Value Change',
+          value_changed: 'status',
+          channel: 'System Notification',
+          subject: '{{ doc.title }} is {{ doc.status }}',
+          recipients: [{ receiver_by_role: 'System Manager' }, { receiver_by_role: 'Staff' }],
+        },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const doc = await note({ title: 'Plan', status: 'Open' });
+      const same = await t.request({ method: 'PUT', url: `/api/resource/Secret Note/${doc.name}`, body: { title: 'Plan B' } });
+      assert.equal(same.statusCode, 200);
+      const moved = await t.request({ method: 'PUT', url: `/api/resource/Secret Note/${doc.name}`, body: { status: 'Closed' } });
+      assert.equal(moved.statusCode, 200);
+      const mine = await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers });
+      assert.equal(mine.statusCode, 200, mine.body);
+      const { notification_logs: logs, unread_count } = mine.json().message;
+      assert.equal(unread_count, 1);
+      assert.equal(logs[0].subject, 'Plan B is Closed');
+      assert.equal(logs[0].document_name, doc.name);
+      const clerkLogs = await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: clerk.headers });
+      assert.deepEqual(clerkLogs.json().message.notification_logs, [], 'the clerk may not read the note');
+      // Another user cannot mark the boss's log; the boss can.
+      await t.request({ method: 'POST', url: `${LOGS}.mark_as_read`, body: { docname: logs[0].name }, anonymous: true, headers: clerk.headers });
+      assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.unread_count, 1);
+      assert.equal((await t.request({ method: 'POST', url: `${LOGS}.mark_all_as_read`, body: {}, anonymous: true, headers: boss.headers })).statusCode, 200);
+      assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.unread_count, 0);
+      assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true })).statusCode, 403);
+    });
+  });
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { JobWorker } from '../../src/jobs/job-worker.js';
+import { testDialects } from '../helpers/dialects.js';
+import { createUser } from '../helpers/permission-users.js';
+import { browserSkipReason, launchBrowser, listen, newContext, urlMatches } from '../helpers/browser.js';
+import { startTestSite, type TestSite } from '../helpers/test-site.js';
+import { SmtpSink } from '../helpers/smtp-sink.js';
+
+/*
+ * The admin UI's password reset (docs/mail.md "Password reset"): "Forgot password?" on the login
+ * form, the mail, and the /update-password page that sets the password and signs the user in.
+ */
+
+const skip = browserSkipReason();
+if (skip) console.log(`# admin UI browser tests skipped: ${skip}`);
+const dialect = testDialects()[0];
+
+describe(`admin UI: password reset (${dialect.name})`, { skip }, () => {
+  let t: TestSite;
+  let sink: SmtpSink;
+  let browser: Browser;
+  let page: Page;
+  let problems: string[];
+  let base: string;
+
+  before(async () => {
+    t = await startTestSite(dialect);
+    sink = await new SmtpSink().start();
+    const account = await t.request({
+      method: 'POST',
+      url: '/api/resource/Email Account',
+      body: { email_account_name: 'Main', email_id: 'robot@example.com', enable_outgoing: 1, default_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, no_smtp_authentication: 1 },
+    });
+    assert.equal(account.statusCode, 200, account.body);
+    await createUser(t, 'dora@example.com', { roles: ['System Manager'] });
+    base = await listen(t);
+    browser = await launchBrowser();
+    ({ page, problems } = await newContext(browser, base));
+    page.setDefaultTimeout(20_000);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sink?.stop();
+    await t?.close();
+  });
+
+  test('Forgot password? mails a link; the page it opens sets the password and signs in', async () => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByLabel('Email address').fill('dora@example.com');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('status').filter({ hasText: 'If an account with this email exists' }).waitFor();
+    await new JobWorker(t.site.jobs).runDue();
+    await sink.waitFor(1);
+    const link = /https?:\/\/[^\s]+\/update-password\?key=([A-Za-z0-9_-]+)/.exec(String(sink.received[0]!.parsed.text))!;
+    await page.goto(`/update-password?key=${link[1]}`);
+    await page.getByLabel('New password').fill('Fresh-Browser-Secret-61');
+    await page.getByLabel('Repeat it').fill('Fresh-Browser-Secret-61');
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await urlMatches(page, /\/app$/);
+    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+    // The same link a second time, from another browser: the page says why.
+    const other = await newContext(browser, base);
+    other.page.setDefaultTimeout(20_000);
+    await other.page.goto(`/update-password?key=${link[1]}`);
+    await other.page.getByLabel('New password').fill('Other-Browser-Secret-62');
+    await other.page.getByLabel('Repeat it').fill('Other-Browser-Secret-62');
+    await other.page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await other.page.getByRole('alert').filter({ hasText: 'used before or is invalid' }).waitFor();
+    await other.context.close();
+    assert.deepEqual([...problems, ...other.problems], []);
+  });
+});
