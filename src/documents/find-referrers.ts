@@ -10,7 +10,7 @@ import { readSingleValues } from './single-values.js';
  * the DocTypes fw has): archives and history (Version, Deleted Document), and notes about a
  * document that go with it (ToDo assignments, DocShare grants, File attachments, Comments).
  */
-const IGNORED_DOCTYPES: readonly string[] = ['Version', 'Deleted Document', 'ToDo', 'DocShare', 'File', 'Comment'];
+export const IGNORED_DOCTYPES: readonly string[] = ['Version', 'Deleted Document', 'ToDo', 'DocShare', 'File', 'Comment'];
 
 /** How many referrers a search reports at most: the first is named, a few are enough to act on. */
 const DEFAULT_LIMIT = 3;

@@ -13,6 +13,7 @@ import { addMissingAuthColumns, authTableStatements } from '../auth/auth-tables.
 import { jobTableStatements } from '../jobs/job-table.js';
 import { scheduleTableStatements } from '../jobs/schedule-table.js';
 import { outboxTableStatements } from '../webhooks/outbox-table.js';
+import { userSettingsTableStatements } from '../user-settings/user-settings-store.js';
 import { setUserPassword } from '../auth/passwords.js';
 import { moveInternalTables } from './move-internal-tables.js';
 import type { Queryable } from '../storage/database.js';
@@ -47,7 +48,9 @@ export async function installCore(
   await q.run(seriesTableStatement(dialect));
   await q.run(singlesTableStatement(dialect));
   for (const statement of authTableStatements(dialect)) await q.run(statement);
-  for (const statement of [...jobTableStatements(dialect), ...scheduleTableStatements(dialect), ...outboxTableStatements(dialect)]) await q.run(statement);
+  for (const statement of [...jobTableStatements(dialect), ...scheduleTableStatements(dialect), ...outboxTableStatements(dialect), ...userSettingsTableStatements(dialect)]) {
+    await q.run(statement);
+  }
   await addMissingAuthColumns(q, dialect);
   await moveInternalTables(q, dialect);
   const fingerprint = await metas.readState(q, FINGERPRINT_KEY);
