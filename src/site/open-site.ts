@@ -23,6 +23,7 @@ import { JobQueue } from '../jobs/job-queue.js';
 import { registerJobMethods } from '../jobs/job-methods.js';
 import { registerSiteScheduler } from './site-jobs.js';
 import { registerWebhooks } from '../webhooks/register-webhooks.js';
+import { registerCollaboration } from '../collaboration/register-collaboration.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
@@ -93,6 +94,8 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       siteName: config.realtime.site_name,
       revokeSession: (ctx, sid) => realtime.revokeSession(ctx, sid),
     });
+    // Notices of assignments and follows go nowhere until a notification channel is wired (docs/collaboration.md "Notifications").
+    registerCollaboration({ hooks, methods, documents });
     const jobs = new JobQueue(db);
     registerJobMethods(methods, jobs);
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.

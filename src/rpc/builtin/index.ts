@@ -13,6 +13,7 @@ import { registerDocstatusMethods } from './docstatus-methods.js';
 import { registerFileMethods } from './file-methods.js';
 import { registerFormLoadMethods } from './form-load-methods.js';
 import { registerFormSaveMethods } from './form-save-methods.js';
+import { registerFormUtilsMethods } from './form-utils-methods.js';
 import { registerHealthMethods } from './health-methods.js';
 import { registerLinkMethods } from './link-methods.js';
 import { registerLinkedWithMethods } from './linked-with-methods.js';
@@ -49,6 +50,7 @@ export function registerBuiltinMethods(methods: MethodRegistry, internals: Built
   registerDeskReportviewMethods(methods);
   registerFormLoadMethods(methods);
   registerFormSaveMethods(methods);
+  registerFormUtilsMethods(methods);
   registerLinkedWithMethods(methods);
   registerAmendmentMethods(methods);
   registerUserSettingsMethods(methods);
