@@ -17,6 +17,8 @@ import { registerFormUtilsMethods } from './form-utils-methods.js';
 import { registerHealthMethods } from './health-methods.js';
 import { registerLinkMethods } from './link-methods.js';
 import { registerLinkedWithMethods } from './linked-with-methods.js';
+import { registerListActionMethods } from './list-actions-methods.js';
+import { registerPolicyMethods } from './policy-methods.js';
 import { registerRealtimeMethods } from './realtime-methods.js';
 import { registerUserMethods } from './user-methods.js';
 import { registerUserSettingsMethods } from './user-settings-methods.js';
@@ -54,6 +56,8 @@ export function registerBuiltinMethods(methods: MethodRegistry, internals: Built
   registerLinkedWithMethods(methods);
   registerAmendmentMethods(methods);
   registerUserSettingsMethods(methods);
+  registerListActionMethods(methods);
+  registerPolicyMethods(methods);
   registerRealtimeMethods(methods);
   registerDeskMethods(methods, internals.siteName);
 }
