@@ -7,6 +7,7 @@ import { callMethod, messageOf } from '../helpers/method-calls.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 import { createUser, tokenFor } from '../helpers/user-sessions.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { connectSocket, listenOnce } from '../helpers/realtime-client.js';
 
 /*
  * Assignments, tags, follows, likes and previous/next (docs/collaboration.md): the reference's
@@ -136,6 +137,23 @@ for (const dialect of testDialects()) {
         const off = await t.request({ method: 'PUT', url: `/api/resource/Webhook/${hook.json().data.name}`, body: { enabled: 0 } });
         assert.equal(off.statusCode, 200, off.body);
       });
+      test('an assignment publishes doc_update to the document\'s subscribers after commit', async () => {
+        const task = await insertDoc(t, TASK, { subject: 'live' });
+        const s = await connectSocket(await listenOnce(t), { headers: { authorization: bob } });
+        try {
+          assert.deepEqual(await s.ask('doc_subscribe', TASK, task.name), { ok: true });
+          await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [BOB] }, alice);
+          const update = await s.next('doc_update', (m) => m.name === task.name);
+          assert.equal(update.doctype, TASK);
+          assert.equal(update.action, 'update');
+          const updates = () => s.received.filter((r) => r.event === 'doc_update').length;
+          const before = updates();
+          await callMethod(t, 'POST', 'fw.desk.like.toggle_like', { doctype: TASK, name: task.name, add: 'Yes' }, alice);
+          await s.next('doc_update', (m) => m.name === task.name && updates() > before);
+        } finally {
+          s.close();
+        }
+      });
     });
 
     describe('tags', () => {
@@ -154,6 +172,18 @@ for (const dialect of testDialects()) {
         assert.deepEqual(await listNames([['_user_tags', 'like', '%urgent%']], alice), []);
         const links = (await t.request({ method: 'GET', url: `/api/resource/Tag Link?filters=${encodeURIComponent(JSON.stringify({ document_name: task.name }))}&fields=["tag"]` })).json().data;
         assert.deepEqual(links.map((l: Json) => l.tag), ['blue']);
+      });
+
+      test('a tagged and followed document can still be deleted, and its Tag Links and follows go with it', async () => {
+        const task = await insertDoc(t, TASK, { subject: 'to delete' });
+        await callMethod(t, 'POST', 'fw.desk.doctype.tag.tag.add_tag', { tag: 'gone', dt: TASK, dn: task.name });
+        await callMethod(t, 'POST', 'fw.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name });
+        const res = await t.request({ method: 'DELETE', url: resourceUrl(TASK, task.name) });
+        assert.ok(res.statusCode === 200 || res.statusCode === 202, res.body);
+        const left = (doctype: string, filters: unknown) =>
+          t.request({ method: 'GET', url: `/api/resource/${doctype}?filters=${encodeURIComponent(JSON.stringify(filters))}` }).then((r) => r.json().data.length);
+        assert.equal(await left('Tag Link', { document_name: task.name }), 0);
+        assert.equal(await left('Document Follow', { ref_docname: task.name }), 0);
       });
 
       test('tagging a document the caller may not read, or a bad tag, is refused with nothing changed', async () => {
