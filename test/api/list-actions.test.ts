@@ -76,6 +76,21 @@ for (const dialect of testDialects()) {
       assertError(await callMethod(t, 'POST', 'fw.desk.reportview.delete_items', { doctype: BILL, items: 'not json' }), 417, 'FrappeTypeError');
     });
 
+    test('list settings: set by a System Manager, read by whoever may read the DocType, refused to others', async () => {
+      assert.equal(messageOf(await callMethod(t, 'GET', 'fw.desk.reportview.get_list_settings', { doctype: BILL }, viewer)) ?? null, null);
+      assertError(await callMethod(t, 'POST', 'fw.desk.reportview.set_list_settings', { doctype: BILL, values: { disable_count: 1 } }, viewer), 403, 'PermissionError');
+      assert.equal(await storedCount(t, 'List View Settings'), 0);
+      assert.equal((await callMethod(t, 'POST', 'frappe.desk.reportview.set_list_settings', { doctype: BILL, values: JSON.stringify({ disable_count: 1, fields: '["title"]' }) })).statusCode, 200);
+      await callMethod(t, 'POST', 'fw.desk.reportview.set_list_settings', { doctype: BILL, values: { disable_sidebar_stats: 1 } });
+      const got = messageOf(await callMethod(t, 'GET', 'frappe.desk.reportview.get_list_settings', { doctype: BILL }, viewer));
+      assert.equal(got.name, BILL);
+      assert.equal(got.disable_count, 1);
+      assert.equal(got.disable_sidebar_stats, 1);
+      assert.equal(got.fields, '["title"]');
+      const stranger = await tokenFor(t, String((await createUser(t, { email: 'bill-stranger@example.com', password: 'Stranger-Secret-42' })).name));
+      assertError(await callMethod(t, 'GET', 'fw.desk.reportview.get_list_settings', { doctype: BILL }, stranger), 403, 'PermissionError');
+    });
+
     test('get_max_file_size answers the bytes the site enforces, to Guest too', async () => {
       const size = await t.request({ method: 'GET', url: '/api/method/frappe.core.api.file.get_max_file_size', anonymous: true });
       assert.equal(size.statusCode, 200, size.body);

@@ -33,16 +33,17 @@ describe('core DocType definitions', () => {
   test('ships every built-in DocType, child tables before their parents', () => {
     assert.deepEqual(
       CORE_DOCTYPES.map((d) => d.name),
-      ['DocField', 'DocPerm', 'DocType', 'Role', 'Has Role', 'User', 'ToDo', 'File', 'User Permission', 'DocShare', 'Version', 'Comment', 'Deleted Document', 'System Settings', 'Scheduled Job Log', 'Webhook Header', 'Webhook Data', 'Webhook', 'Webhook Request Log', 'Tag', 'Tag Link', 'Document Follow'],
+      ['DocField', 'DocPerm', 'DocType', 'Role', 'Has Role', 'User', 'ToDo', 'File', 'User Permission', 'DocShare', 'Version', 'Comment', 'Deleted Document', 'System Settings', 'Scheduled Job Log', 'Webhook Header', 'Webhook Data', 'Webhook', 'Webhook Request Log', 'Tag', 'Tag Link', 'Document Follow', 'List View Settings'],
     );
   });
 
-  test('every JSON file in the folder (and those in src/webhooks/doctypes, src/jobs/doctypes and src/collaboration/doctypes) is loaded, under the kebab-case of its DocType name', () => {
+  test('every JSON file in the folder (and those in src/webhooks/doctypes, src/jobs/doctypes, src/collaboration/doctypes and src/user-settings/doctypes) is loaded, under the kebab-case of its DocType name', () => {
     const files = [
       ...readdirSync(new URL('.', import.meta.url)),
       ...readdirSync(new URL('../../webhooks/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../jobs/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../collaboration/doctypes/', import.meta.url)),
+      ...readdirSync(new URL('../../user-settings/doctypes/', import.meta.url)),
     ].filter((f) => f.endsWith('.json'));
     assert.deepEqual(files.sort(), CORE_DOCTYPES.map((d) => `${kebab(d.name)}.json`).sort());
   });

@@ -16,6 +16,7 @@ import userPermission from './user-permission.json' with { type: 'json' };
 import version from './version.json' with { type: 'json' };
 import { WEBHOOK_DOCTYPE_JSON } from '../../webhooks/doctypes/index.js';
 import { COLLABORATION_DOCTYPE_JSON } from '../../collaboration/doctypes/index.js';
+import listViewSettings from '../../user-settings/doctypes/list-view-settings.json' with { type: 'json' };
 import scheduledJobLog from '../../jobs/doctypes/scheduled-job-log.json' with { type: 'json' };
 
 /*
@@ -177,7 +178,7 @@ function deepFreeze<T>(value: T): T {
  * DocTypes whose Table fields point at them.
  */
 export const CORE_DOCTYPES: readonly DocTypeDef[] = Object.freeze(
-  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings, scheduledJobLog, ...WEBHOOK_DOCTYPE_JSON, ...COLLABORATION_DOCTYPE_JSON].map((json) =>
+  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings, scheduledJobLog, ...WEBHOOK_DOCTYPE_JSON, ...COLLABORATION_DOCTYPE_JSON, listViewSettings].map((json) =>
     deepFreeze(asDocTypeDef(json)),
   ),
 );

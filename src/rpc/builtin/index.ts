@@ -18,6 +18,7 @@ import { registerHealthMethods } from './health-methods.js';
 import { registerLinkMethods } from './link-methods.js';
 import { registerLinkedWithMethods } from './linked-with-methods.js';
 import { registerListActionMethods } from './list-actions-methods.js';
+import { registerListSettingsMethods } from './list-settings-methods.js';
 import { registerPolicyMethods } from './policy-methods.js';
 import { registerRealtimeMethods } from './realtime-methods.js';
 import { registerUserMethods } from './user-methods.js';
@@ -57,6 +58,7 @@ export function registerBuiltinMethods(methods: MethodRegistry, internals: Built
   registerAmendmentMethods(methods);
   registerUserSettingsMethods(methods);
   registerListActionMethods(methods);
+  registerListSettingsMethods(methods);
   registerPolicyMethods(methods);
   registerRealtimeMethods(methods);
   registerDeskMethods(methods, internals.siteName);
