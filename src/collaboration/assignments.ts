@@ -107,7 +107,8 @@ async function add(call: MethodCall, parts: CollaborationParts): Promise<unknown
   }
   const already = new Set((await openAssignments(ctx, doctype, name)).map((a) => a.allocated_to));
   const skipped = users.filter((u) => already.has(u));
-  if (skipped.length > 0) ctx.messages.add({ message: `Already in the following Users ToDo list: ${skipped.join(', ')}`, title: 'Already assigned', indicator: 'orange' });
+  if (skipped.length > 0)
+    ctx.messages.add({ message: `Already in the following Users ToDo list: ${skipped.join(', ')}`, title: 'Already assigned', indicator: 'orange' });
   const description = typeof args.description === 'string' && args.description !== '' ? args.description : `${doctype} ${String(doc.name)}`;
   for (const user of users.filter((u) => !already.has(u))) {
     await parts.documents.insert(

@@ -16,7 +16,8 @@ export type CollaborationColumn = '_user_tags' | '_assign' | '_liked_by' | '_com
 export async function readableTarget(ctx: DocContext, documents: DocumentService, doctype: string, name: string): Promise<{ meta: Meta; doc: Doc }> {
   const doc = await documents.get(ctx, doctype, name);
   const meta = ctx.metas.get(doctype);
-  if (meta.collaborationColumns.length === 0) throw new ValidationError(`${meta.name} keeps no assignments, tags or likes (a Single or child DocType)`, { doctype: meta.name });
+  if (meta.collaborationColumns.length === 0)
+    throw new ValidationError(`${meta.name} keeps no assignments, tags or likes (a Single or child DocType)`, { doctype: meta.name });
   return { meta, doc };
 }
 
@@ -58,7 +59,13 @@ export async function updateColumn(
   const previous = await readColumn(ctx, meta, name, column);
   const value = change(previous);
   if (previous === value) return value;
-  await ctx.q.run(ctx.dialect.builder.updateTable(meta.tableName).set({ [column]: value }).where('name', '=', name).compile());
+  await ctx.q.run(
+    ctx.dialect.builder
+      .updateTable(meta.tableName)
+      .set({ [column]: value })
+      .where('name', '=', name)
+      .compile(),
+  );
   await ctx.hooks.run(meta.name, 'on_change', { doc: { ...stored, [column]: value }, before: { ...stored, [column]: previous }, ctx });
   return value;
 }

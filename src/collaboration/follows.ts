@@ -38,7 +38,10 @@ async function follow(call: MethodCall, parts: CollaborationParts): Promise<unkn
   const name = String(doc.name);
   const stored = await parts.documents.load(ctx, meta.name, name);
   if (!stored || !(await userMayRead(ctx, parts.documents, user, meta, stored))) {
-    throw new PermissionError('Not permitted', { doctype: meta.name, messages: [{ message: `${user} may not read ${meta.name} ${name}`, title: 'Not permitted' }] });
+    throw new PermissionError('Not permitted', {
+      doctype: meta.name,
+      messages: [{ message: `${user} may not read ${meta.name} ${name}`, title: 'Not permitted' }],
+    });
   }
   const system = await systemContext(ctx);
   const [existing] = await followsOf(ctx, meta.name, name, user);
@@ -69,7 +72,8 @@ function registerFollowerNotices(parts: CollaborationParts): void {
     await next();
     if (doctype === DOCUMENT_FOLLOW || !ctx.metas.has(doctype) || ctx.metas.get(doctype).collaborationColumns.length === 0) return;
     for (const f of await followsOf(ctx, doctype, String(doc.name))) {
-      if (f.user !== ctx.principal.user) await notify(ctx, { kind: 'followed_document_changed', forUser: f.user, fromUser: ctx.principal.user, doctype, name: String(doc.name) });
+      if (f.user !== ctx.principal.user)
+        await notify(ctx, { kind: 'followed_document_changed', forUser: f.user, fromUser: ctx.principal.user, doctype, name: String(doc.name) });
     }
   });
 }

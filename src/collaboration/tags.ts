@@ -25,7 +25,10 @@ function tagArg(raw: unknown): string {
 
 /** The tags of a `_user_tags` value. */
 export function tagsOf(column: string | null): string[] {
-  return (column ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  return (column ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
 }
 
 /** A `_user_tags` value for `tags` (null when there are none). */
@@ -34,11 +37,7 @@ function columnOf(tags: readonly string[]): string | null {
 }
 
 async function tagLinks(ctx: DocContext, doctype: string, name: string, tag?: string): Promise<{ name: string; tag: string }[]> {
-  let query = ctx.dialect.builder
-    .selectFrom('tabTag Link')
-    .select(['name', 'tag'])
-    .where('document_type', '=', doctype)
-    .where('document_name', '=', name);
+  let query = ctx.dialect.builder.selectFrom('tabTag Link').select(['name', 'tag']).where('document_type', '=', doctype).where('document_name', '=', name);
   if (tag !== undefined) query = query.where('tag', '=', tag);
   return ctx.q.all(query.orderBy('creation').compile());
 }
@@ -91,7 +90,8 @@ async function getTags(call: MethodCall, parts: CollaborationParts): Promise<str
   const txt = typeof call.args.txt === 'string' ? call.args.txt.toLowerCase() : '';
   const { rows } = await listDocuments(ctx, meta.name, { fields: ['_user_tags'], filters: [['_user_tags', 'is', 'set']], limit_page_length: 0 }, 'v1');
   const tags = new Set<string>();
-  for (const row of rows as Record<string, unknown>[]) for (const t of tagsOf((row._user_tags as string | null) ?? null)) if (t.toLowerCase().includes(txt)) tags.add(t);
+  for (const row of rows as Record<string, unknown>[])
+    for (const t of tagsOf((row._user_tags as string | null) ?? null)) if (t.toLowerCase().includes(txt)) tags.add(t);
   return [...tags].sort();
 }
 

@@ -48,9 +48,13 @@ export async function installCore(
   await q.run(seriesTableStatement(dialect));
   await q.run(singlesTableStatement(dialect));
   for (const statement of authTableStatements(dialect)) await q.run(statement);
-  for (const statement of [...jobTableStatements(dialect), ...scheduleTableStatements(dialect), ...outboxTableStatements(dialect), ...userSettingsTableStatements(dialect)]) {
-    await q.run(statement);
-  }
+  const systemTables = [
+    ...jobTableStatements(dialect),
+    ...scheduleTableStatements(dialect),
+    ...outboxTableStatements(dialect),
+    ...userSettingsTableStatements(dialect),
+  ];
+  for (const statement of systemTables) await q.run(statement);
   await addMissingAuthColumns(q, dialect);
   await moveInternalTables(q, dialect);
   const fingerprint = await metas.readState(q, FINGERPRINT_KEY);

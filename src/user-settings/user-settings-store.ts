@@ -51,6 +51,11 @@ export async function mergeUserSettings(
   const merged = { ...(await readUserSettings(q, dialect, user, doctype)), ...changes };
   const b = dialect.builder;
   await q.run(b.deleteFrom(USER_SETTINGS_TABLE).where('user', '=', user).where('doctype', '=', doctype).compile());
-  await q.run(b.insertInto(USER_SETTINGS_TABLE).values({ user, doctype, data: JSON.stringify(merged) }).compile());
+  await q.run(
+    b
+      .insertInto(USER_SETTINGS_TABLE)
+      .values({ user, doctype, data: JSON.stringify(merged) })
+      .compile(),
+  );
   return merged;
 }

@@ -68,7 +68,13 @@ for (const dialect of testDialects()) {
     describe('assignments', () => {
       test('add makes a ToDo per assignee, keeps _assign in step and answers the open assignments', async () => {
         const task = await insertDoc(t, TASK, { subject: 'write report' });
-        const res = await callMethod(t, 'POST', 'frappe.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: JSON.stringify([ALICE, BOB]), description: 'please' }, alice);
+        const res = await callMethod(
+          t,
+          'POST',
+          'frappe.desk.form.assign_to.add',
+          { doctype: TASK, name: task.name, assign_to: JSON.stringify([ALICE, BOB]), description: 'please' },
+          alice,
+        );
         const answer = messageOf(res) as Json[];
         assert.deepEqual(answer.map((a) => a.owner).sort(), [ALICE, BOB]);
         assert.ok(answer.every((a) => typeof a.name === 'string'));
@@ -81,7 +87,12 @@ for (const dialect of testDialects()) {
         assert.equal(todo.status, 'Open');
         // The list filter of the reference's sidebar.
         assert.deepEqual(await listNames([['_assign', 'like', `%${BOB}%`]], bob), [task.name]);
-        assert.deepEqual(messageOf(await callMethod(t, 'GET', 'fw.desk.form.assign_to.get', { doctype: TASK, name: task.name }, bob)).map((a: Json) => a.owner).sort(), [ALICE, BOB]);
+        assert.deepEqual(
+          messageOf(await callMethod(t, 'GET', 'fw.desk.form.assign_to.get', { doctype: TASK, name: task.name }, bob))
+            .map((a: Json) => a.owner)
+            .sort(),
+          [ALICE, BOB],
+        );
         // Assigning again is a message, not a second ToDo.
         const again = await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [BOB] }, alice);
         assert.equal(again.statusCode, 200, again.body);
@@ -93,26 +104,61 @@ for (const dialect of testDialects()) {
         const task = await insertDoc(t, TASK, { subject: 'two people' });
         await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [ALICE, BOB] });
         // Bob neither holds nor gave Alice's ToDo: refused, nothing changes.
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.assign_to.remove', { doctype: TASK, name: task.name, assign_to: ALICE }, bob), 403, 'PermissionError');
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.assign_to.remove', { doctype: TASK, name: task.name, assign_to: ALICE }, bob),
+          403,
+          'PermissionError',
+        );
         assert.deepEqual(JSON.parse(String(await column(task.name, '_assign'))).sort(), [ALICE, BOB]);
-        const left = messageOf(await callMethod(t, 'POST', 'fw.desk.form.assign_to.remove', { doctype: TASK, name: task.name, assign_to: ALICE }, alice)) as Json[];
-        assert.deepEqual(left.map((a) => a.owner), [BOB]);
+        const left = messageOf(
+          await callMethod(t, 'POST', 'fw.desk.form.assign_to.remove', { doctype: TASK, name: task.name, assign_to: ALICE }, alice),
+        ) as Json[];
+        assert.deepEqual(
+          left.map((a) => a.owner),
+          [BOB],
+        );
         assert.deepEqual(JSON.parse(String(await column(task.name, '_assign'))), [BOB]);
         const closed = messageOf(await callMethod(t, 'POST', 'fw.desk.form.assign_to.close', { doctype: TASK, name: task.name, assign_to: BOB }, bob));
         assert.deepEqual(closed, []);
         assert.deepEqual(JSON.parse(String(await column(task.name, '_assign'))), []);
-        assert.deepEqual(await listNames([['_assign', 'like', `%${BOB}%`], ['name', '=', task.name]]), []);
+        assert.deepEqual(
+          await listNames([
+            ['_assign', 'like', `%${BOB}%`],
+            ['name', '=', task.name],
+          ]),
+          [],
+        );
       });
 
       test('assigning to a user who may not read the document, an unknown user, or a document the caller cannot read is refused with nothing changed', async () => {
         const task = await insertDoc(t, TASK, { subject: 'secret' });
         const todos = await storedCount(t, 'ToDo');
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [BOB, OUTSIDER] }, alice), 403, 'PermissionError');
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: ['nobody@example.com'] }, alice), 417, 'ValidationError');
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to_me: 1 }, outsider), 403, 'PermissionError');
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [BOB, OUTSIDER] }, alice),
+          403,
+          'PermissionError',
+        );
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: ['nobody@example.com'] }, alice),
+          417,
+          'ValidationError',
+        );
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to_me: 1 }, outsider),
+          403,
+          'PermissionError',
+        );
         assertError(await callMethod(t, 'GET', 'fw.desk.form.assign_to.get', { doctype: TASK, name: task.name }, outsider), 403, 'PermissionError');
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [] }, alice), 417, 'FrappeTypeError');
-        assertError(await callMethod(t, 'GET', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [BOB] }, alice), 403, 'PermissionError');
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [] }, alice),
+          417,
+          'FrappeTypeError',
+        );
+        assertError(
+          await callMethod(t, 'GET', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [BOB] }, alice),
+          403,
+          'PermissionError',
+        );
         assert.equal(await storedCount(t, 'ToDo'), todos);
         assert.equal(await column(task.name, '_assign'), null);
       });
@@ -121,7 +167,12 @@ for (const dialect of testDialects()) {
         const hook = await t.request({
           method: 'POST',
           url: '/api/resource/Webhook',
-          body: { webhook_doctype: TASK, webhook_docevent: 'on_change', request_url: receiver.url(), webhook_json: '{"name": "{{ doc.name }}", "assign": "{{ doc._assign }}"}' },
+          body: {
+            webhook_doctype: TASK,
+            webhook_docevent: 'on_change',
+            request_url: receiver.url(),
+            webhook_json: '{"name": "{{ doc.name }}", "assign": "{{ doc._assign }}"}',
+          },
         });
         assert.equal(hook.statusCode, 200, hook.body);
         const task = await insertDoc(t, TASK, { subject: 'hooked' });
@@ -131,13 +182,17 @@ for (const dialect of testDialects()) {
         const bodies = receiver.received.slice(before).map((r) => JSON.parse(r.body));
         assert.deepEqual(bodies, [{ name: task.name, assign: JSON.stringify([BOB]) }]);
         // A refused assignment sends nothing.
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [OUTSIDER] }, alice), 403, 'PermissionError');
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [OUTSIDER] }, alice),
+          403,
+          'PermissionError',
+        );
         await worker.runDue();
         assert.equal(receiver.received.length, before + 1);
         const off = await t.request({ method: 'PUT', url: `/api/resource/Webhook/${hook.json().data.name}`, body: { enabled: 0 } });
         assert.equal(off.statusCode, 200, off.body);
       });
-      test('an assignment publishes doc_update to the document\'s subscribers after commit', async () => {
+      test("an assignment publishes doc_update to the document's subscribers after commit", async () => {
         const task = await insertDoc(t, TASK, { subject: 'live' });
         const s = await connectSocket(await listenOnce(t), { headers: { authorization: bob } });
         try {
@@ -159,7 +214,10 @@ for (const dialect of testDialects()) {
     describe('tags', () => {
       test('add_tag and remove_tag keep Tag Link and _user_tags in step; get_tags lists them; _user_tags filters lists', async () => {
         const task = await insertDoc(t, TASK, { subject: 'tag me' });
-        assert.equal(messageOf(await callMethod(t, 'POST', 'frappe.desk.doctype.tag.tag.add_tag', { tag: ' urgent ', dt: TASK, dn: task.name }, alice)), 'urgent');
+        assert.equal(
+          messageOf(await callMethod(t, 'POST', 'frappe.desk.doctype.tag.tag.add_tag', { tag: ' urgent ', dt: TASK, dn: task.name }, alice)),
+          'urgent',
+        );
         await callMethod(t, 'POST', 'fw.desk.doctype.tag.tag.add_tag', { tag: 'blue', dt: TASK, dn: task.name }, bob);
         await callMethod(t, 'POST', 'fw.desk.doctype.tag.tag.add_tag', { tag: 'blue', dt: TASK, dn: task.name }, bob);
         assert.equal(await column(task.name, '_user_tags'), ',urgent,blue');
@@ -170,8 +228,16 @@ for (const dialect of testDialects()) {
         await callMethod(t, 'POST', 'fw.desk.doctype.tag.tag.remove_tag', { tag: 'urgent', dt: TASK, dn: task.name }, alice);
         assert.equal(await column(task.name, '_user_tags'), ',blue');
         assert.deepEqual(await listNames([['_user_tags', 'like', '%urgent%']], alice), []);
-        const links = (await t.request({ method: 'GET', url: `/api/resource/Tag Link?filters=${encodeURIComponent(JSON.stringify({ document_name: task.name }))}&fields=["tag"]` })).json().data;
-        assert.deepEqual(links.map((l: Json) => l.tag), ['blue']);
+        const links = (
+          await t.request({
+            method: 'GET',
+            url: `/api/resource/Tag Link?filters=${encodeURIComponent(JSON.stringify({ document_name: task.name }))}&fields=["tag"]`,
+          })
+        ).json().data;
+        assert.deepEqual(
+          links.map((l: Json) => l.tag),
+          ['blue'],
+        );
       });
 
       test('a tagged and followed document can still be deleted, and its Tag Links and follows go with it', async () => {
@@ -181,7 +247,9 @@ for (const dialect of testDialects()) {
         const res = await t.request({ method: 'DELETE', url: resourceUrl(TASK, task.name) });
         assert.ok(res.statusCode === 200 || res.statusCode === 202, res.body);
         const left = (doctype: string, filters: unknown) =>
-          t.request({ method: 'GET', url: `/api/resource/${doctype}?filters=${encodeURIComponent(JSON.stringify(filters))}` }).then((r) => r.json().data.length);
+          t
+            .request({ method: 'GET', url: `/api/resource/${doctype}?filters=${encodeURIComponent(JSON.stringify(filters))}` })
+            .then((r) => r.json().data.length);
         assert.equal(await left('Tag Link', { document_name: task.name }), 0);
         assert.equal(await left('Document Follow', { ref_docname: task.name }), 0);
       });
@@ -203,7 +271,9 @@ for (const dialect of testDialects()) {
     describe('follows and likes', () => {
       test('follow_document and unfollow_document; docinfo names followers and user_info', async () => {
         const task = await insertDoc(t, TASK, { subject: 'follow me' });
-        const follow = messageOf(await callMethod(t, 'POST', 'frappe.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name, user: ALICE }, alice));
+        const follow = messageOf(
+          await callMethod(t, 'POST', 'frappe.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name, user: ALICE }, alice),
+        );
         assert.equal(follow.ref_doctype, TASK);
         assert.equal(follow.ref_docname, task.name);
         assert.equal(follow.user, ALICE);
@@ -214,20 +284,45 @@ for (const dialect of testDialects()) {
         assert.deepEqual(info.followed_by, [ALICE]);
         assert.equal(info.user_info[ALICE].fullname, 'Alice');
         assert.equal(info.user_info.Administrator.name, 'Administrator');
-        assert.equal((await callMethod(t, 'GET', 'fw.desk.form.load.getdoc', { doctype: TASK, name: task.name }, bob)).json().docinfo.is_document_followed, false);
-        assert.equal(messageOf(await callMethod(t, 'POST', 'fw.desk.form.document_follow.unfollow_document', { doctype: TASK, doc_name: task.name, user: ALICE }, alice)), 1);
-        assert.equal(messageOf(await callMethod(t, 'POST', 'fw.desk.form.document_follow.unfollow_document', { doctype: TASK, doc_name: task.name, user: ALICE }, alice)), 0);
+        assert.equal(
+          (await callMethod(t, 'GET', 'fw.desk.form.load.getdoc', { doctype: TASK, name: task.name }, bob)).json().docinfo.is_document_followed,
+          false,
+        );
+        assert.equal(
+          messageOf(await callMethod(t, 'POST', 'fw.desk.form.document_follow.unfollow_document', { doctype: TASK, doc_name: task.name, user: ALICE }, alice)),
+          1,
+        );
+        assert.equal(
+          messageOf(await callMethod(t, 'POST', 'fw.desk.form.document_follow.unfollow_document', { doctype: TASK, doc_name: task.name, user: ALICE }, alice)),
+          0,
+        );
       });
 
       test('following a hidden document, or for someone else, is refused with nothing changed', async () => {
         const task = await insertDoc(t, TASK, { subject: 'private' });
         const follows = await storedCount(t, 'Document Follow');
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name }, outsider), 403, 'PermissionError');
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name, user: BOB }, alice), 403, 'PermissionError');
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name }, outsider),
+          403,
+          'PermissionError',
+        );
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name, user: BOB }, alice),
+          403,
+          'PermissionError',
+        );
         // Even the Administrator cannot make someone follow what they may not read.
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name, user: OUTSIDER }), 403, 'PermissionError');
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name, user: OUTSIDER }),
+          403,
+          'PermissionError',
+        );
         await callMethod(t, 'POST', 'fw.desk.form.document_follow.follow_document', { doctype: TASK, doc_name: task.name }, bob);
-        assertError(await callMethod(t, 'POST', 'fw.desk.form.document_follow.unfollow_document', { doctype: TASK, doc_name: task.name, user: BOB }, alice), 403, 'PermissionError');
+        assertError(
+          await callMethod(t, 'POST', 'fw.desk.form.document_follow.unfollow_document', { doctype: TASK, doc_name: task.name, user: BOB }, alice),
+          403,
+          'PermissionError',
+        );
         assert.equal(await storedCount(t, 'Document Follow'), follows + 1);
       });
 
@@ -250,7 +345,10 @@ for (const dialect of testDialects()) {
         const task = await insertDoc(t, TASK, { subject: 'docinfo' });
         await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [ALICE] });
         const info = (await callMethod(t, 'GET', 'fw.desk.form.load.getdoc', { doctype: TASK, name: task.name }, bob)).json().docinfo;
-        assert.deepEqual(info.assignments.map((a: Json) => a.owner), [ALICE]);
+        assert.deepEqual(
+          info.assignments.map((a: Json) => a.owner),
+          [ALICE],
+        );
         assert.equal(info.tags, '');
         assert.equal(info.user_info[ALICE].fullname, 'Alice');
       });
@@ -259,7 +357,8 @@ for (const dialect of testDialects()) {
         const names: string[] = [];
         for (const rank of [10, 20, 30]) names.push((await insertDoc(t, TASK, { subject: `rank ${rank}`, rank })).name);
         const filters = { subject: ['like', 'rank %'] };
-        const next = (value: string, prev: number) => callMethod(t, 'GET', 'frappe.desk.form.utils.get_next', { doctype: TASK, value, prev, filters, sort_field: 'rank', sort_order: 'desc' }, alice);
+        const next = (value: string, prev: number) =>
+          callMethod(t, 'GET', 'frappe.desk.form.utils.get_next', { doctype: TASK, value, prev, filters, sort_field: 'rank', sort_order: 'desc' }, alice);
         assert.equal(messageOf(await next(names[2], 0)), names[1]);
         assert.equal(messageOf(await next(names[1], 0)), names[0]);
         assert.equal(messageOf(await next(names[0], 1)), names[1]);
@@ -267,7 +366,11 @@ for (const dialect of testDialects()) {
         assert.equal(end.json().message ?? null, null);
         assert.match(successMessages(end.json()).join(' '), /No further records/);
         assertError(await next('no-such', 0), 404, 'DoesNotExistError');
-        assertError(await callMethod(t, 'GET', 'fw.desk.form.utils.get_next', { doctype: TASK, value: names[0], prev: 0, sort_field: 'nope' }, alice), 417, 'FrappeTypeError');
+        assertError(
+          await callMethod(t, 'GET', 'fw.desk.form.utils.get_next', { doctype: TASK, value: names[0], prev: 0, sort_field: 'nope' }, alice),
+          417,
+          'FrappeTypeError',
+        );
         assertError(await callMethod(t, 'GET', 'fw.desk.form.utils.get_next', { doctype: TASK, value: names[0], prev: 0 }, outsider), 403, 'PermissionError');
       });
     });

@@ -27,7 +27,14 @@ for (const dialect of testDialects()) {
       t = await startTestSite(dialect);
       await insertDoc(t, 'Role', { role_name: 'Form Clerk' });
       await insertDoc(t, 'Role', { role_name: 'Form Reader' });
-      await createDocType(t, { name: LINE, istable: 1, fields: [{ fieldname: 'item', fieldtype: 'Data' }, { fieldname: 'qty', fieldtype: 'Int' }] });
+      await createDocType(t, {
+        name: LINE,
+        istable: 1,
+        fields: [
+          { fieldname: 'item', fieldtype: 'Data' },
+          { fieldname: 'qty', fieldtype: 'Int' },
+        ],
+      });
       const clerkRights = { role: 'Form Clerk', read: 1, write: 1, create: 1, submit: 1, cancel: 1, amend: 1 };
       await createDocType(t, {
         name: ORDER,
@@ -36,7 +43,11 @@ for (const dialect of testDialects()) {
           { fieldname: 'title', fieldtype: 'Data', reqd: 1, in_list_view: 1 },
           { fieldname: 'lines', fieldtype: 'Table', options: LINE },
         ],
-        permissions: [{ role: 'System Manager', submit: 1, cancel: 1, amend: 1 }, clerkRights, { role: 'Form Reader', read: 1, write: 0, create: 0, delete: 0, submit: 0, cancel: 0, amend: 0 }],
+        permissions: [
+          { role: 'System Manager', submit: 1, cancel: 1, amend: 1 },
+          clerkRights,
+          { role: 'Form Reader', read: 1, write: 0, create: 0, delete: 0, submit: 0, cancel: 0, amend: 0 },
+        ],
       });
       await createDocType(t, {
         name: SHIPMENT,
@@ -49,7 +60,10 @@ for (const dialect of testDialects()) {
       });
       await createDocType(t, {
         name: NOTE,
-        fields: [{ fieldname: 'order', fieldtype: 'Link', options: ORDER }, { fieldname: 'text', fieldtype: 'Data', in_list_view: 1 }],
+        fields: [
+          { fieldname: 'order', fieldtype: 'Link', options: ORDER },
+          { fieldname: 'text', fieldtype: 'Data', in_list_view: 1 },
+        ],
         permissions: [{ role: 'System Manager' }, clerkRights],
       });
       await createDocType(t, { name: HIDDEN, fields: [{ fieldname: 'order', fieldtype: 'Link', options: ORDER }] });
@@ -84,7 +98,10 @@ for (const dialect of testDialects()) {
       assert.equal(doc.__islocal, undefined);
       assert.equal(body.docinfo.name, doc.name);
       assert.equal(body.docinfo.permissions.write, 1);
-      assert.deepEqual((await readDoc(t, ORDER, doc.name)).lines.map((l: Json) => l.item), ['pen']);
+      assert.deepEqual(
+        (await readDoc(t, ORDER, doc.name)).lines.map((l: Json) => l.item),
+        ['pen'],
+      );
     });
 
     test('Save then Submit, Update and Cancel move a stored document as the form does', async () => {
@@ -95,7 +112,11 @@ for (const dialect of testDialects()) {
       assert.equal(s.docstatus, 1);
       assert.equal(s.title, 'flow (sent)');
       // Update after submit of a field that does not allow it is refused, and nothing changes.
-      assertError(await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: { ...s, title: 'changed' }, action: 'Update' }, clerk), 417, 'UpdateAfterSubmitError');
+      assertError(
+        await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: { ...s, title: 'changed' }, action: 'Update' }, clerk),
+        417,
+        'UpdateAfterSubmitError',
+      );
       assert.equal((await readDoc(t, ORDER, s.name)).title, 'flow (sent)');
       const cancelled = await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: s, action: 'Cancel' }, clerk);
       assert.equal(cancelled.statusCode, 200, cancelled.body);
@@ -107,9 +128,21 @@ for (const dialect of testDialects()) {
       const saved = (await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: newOrder('stale'), action: 'Save' }, clerk)).json().docs[0] as Json;
       const ok = await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: { ...saved, title: 'stale 2' }, action: 'Save' }, clerk);
       assert.equal(ok.statusCode, 200, ok.body);
-      assertError(await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: { ...saved, title: 'stale 3' }, action: 'Save' }, clerk), 417, 'TimestampMismatchError');
-      assertError(await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: { ...ok.json().docs[0], title: 'x' }, action: 'Approve' }, clerk), 417, 'FrappeTypeError');
-      assertError(await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: { ...ok.json().docs[0], title: 'x' }, action: 'Save' }, reader), 403, 'PermissionError');
+      assertError(
+        await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: { ...saved, title: 'stale 3' }, action: 'Save' }, clerk),
+        417,
+        'TimestampMismatchError',
+      );
+      assertError(
+        await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: { ...ok.json().docs[0], title: 'x' }, action: 'Approve' }, clerk),
+        417,
+        'FrappeTypeError',
+      );
+      assertError(
+        await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: { ...ok.json().docs[0], title: 'x' }, action: 'Save' }, reader),
+        403,
+        'PermissionError',
+      );
       const before = await storedCount(t, ORDER);
       assertError(await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: newOrder('by-reader'), action: 'Submit' }, reader), 403, 'PermissionError');
       assertError(await callMethod(t, 'POST', 'fw.desk.form.save.savedocs', { doc: 'not json{', action: 'Save' }, clerk), 417, 'FrappeTypeError');
@@ -147,7 +180,10 @@ for (const dialect of testDialects()) {
       const first = await callMethod(t, 'POST', 'frappe.desk.form.load.getdoctype', { doctype: ORDER }, clerk);
       assert.equal(first.statusCode, 200, first.body);
       const body = first.json();
-      assert.deepEqual(body.docs.map((d: Json) => d.name), [ORDER, LINE]);
+      assert.deepEqual(
+        body.docs.map((d: Json) => d.name),
+        [ORDER, LINE],
+      );
       assert.equal(body.user_settings, '{}');
       const stamp = body.docs[0].modified as string;
       assert.match(stamp, /^\d{4}-/);
@@ -160,7 +196,11 @@ for (const dialect of testDialects()) {
       assert.equal(stale.json().docs.length, 2);
       // A change to the child table is a new stamp: the cached copy is not used.
       const line = dataOfDocType(await t.request({ method: 'GET', url: `/api/resource/DocType/${encodeURIComponent(LINE)}` }));
-      const res = await t.request({ method: 'PUT', url: `/api/resource/DocType/${encodeURIComponent(LINE)}`, body: { fields: [...line.fields, { fieldname: 'note', fieldtype: 'Data' }] } });
+      const res = await t.request({
+        method: 'PUT',
+        url: `/api/resource/DocType/${encodeURIComponent(LINE)}`,
+        body: { fields: [...line.fields, { fieldname: 'note', fieldtype: 'Data' }] },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const after = await callMethod(t, 'GET', 'fw.desk.form.load.getdoctype', { doctype: ORDER, cached_timestamp: stamp }, clerk);
       assert.notEqual(after.json().message, 'use_cache');
@@ -168,7 +208,15 @@ for (const dialect of testDialects()) {
     });
 
     test('user settings are saved per user, merged key by key, and ride on getdoctype', async () => {
-      const saved = messageOf(await callMethod(t, 'POST', 'frappe.model.utils.user_settings.save', { doctype: ORDER, user_settings: JSON.stringify({ List: { page_length: 50 } }) }, clerk));
+      const saved = messageOf(
+        await callMethod(
+          t,
+          'POST',
+          'frappe.model.utils.user_settings.save',
+          { doctype: ORDER, user_settings: JSON.stringify({ List: { page_length: 50 } }) },
+          clerk,
+        ),
+      );
       assert.deepEqual(saved, { List: { page_length: 50 } });
       await callMethod(t, 'POST', 'fw.model.utils.user_settings.save', { doctype: ORDER, user_settings: { Report: { fields: ['title'] } } }, clerk);
       const got = JSON.parse(messageOf(await callMethod(t, 'GET', 'fw.model.utils.user_settings.get', { doctype: ORDER }, clerk)));
@@ -178,7 +226,11 @@ for (const dialect of testDialects()) {
       assert.equal(messageOf(await callMethod(t, 'GET', 'fw.model.utils.user_settings.get', { doctype: ORDER }, reader)), '{}');
       assertError(await callMethod(t, 'POST', 'fw.model.utils.user_settings.save', { doctype: ORDER, user_settings: '[1]' }, clerk), 417, 'FrappeTypeError');
       assertError(await callMethod(t, 'POST', 'fw.model.utils.user_settings.save', { doctype: 'No Such', user_settings: {} }, clerk), 404, 'DoesNotExistError');
-      assertError(await callMethod(t, 'POST', 'fw.model.utils.user_settings.save', { doctype: ORDER, user_settings: { big: 'x'.repeat(70_000) } }, clerk), 417, 'FrappeTypeError');
+      assertError(
+        await callMethod(t, 'POST', 'fw.model.utils.user_settings.save', { doctype: ORDER, user_settings: { big: 'x'.repeat(70_000) } }, clerk),
+        417,
+        'FrappeTypeError',
+      );
       assert.deepEqual(JSON.parse(messageOf(await callMethod(t, 'GET', 'fw.model.utils.user_settings.get', { doctype: ORDER }, clerk))), got);
     });
 
@@ -195,12 +247,28 @@ for (const dialect of testDialects()) {
       assert.equal(all[NOTE][0].text, 'hello');
       const mine = messageOf(await callMethod(t, 'GET', 'fw.desk.form.linked_with.get', { doctype: ORDER, docname: order.name }, clerk));
       assert.deepEqual(Object.keys(mine).sort(), [NOTE, SHIPMENT].sort());
-      const narrowed = messageOf(await callMethod(t, 'POST', 'fw.desk.form.linked_with.get_linked_docs', { doctype: ORDER, name: order.name, linkinfo: { [NOTE]: { fieldname: ['order'] }, [HIDDEN]: { fieldname: ['order'] } } }, clerk));
+      const narrowed = messageOf(
+        await callMethod(
+          t,
+          'POST',
+          'fw.desk.form.linked_with.get_linked_docs',
+          { doctype: ORDER, name: order.name, linkinfo: { [NOTE]: { fieldname: ['order'] }, [HIDDEN]: { fieldname: ['order'] } } },
+          clerk,
+        ),
+      );
       assert.deepEqual(Object.keys(narrowed), [NOTE]);
       assert.equal(narrowed[NOTE][0].name, note.name);
       const stranger = await tokenFor(t, (await createUser(t, { email: 'form-outsider@example.com', password: 'Outsider-Secret-42' })).name as string);
-      assertError(await callMethod(t, 'GET', 'fw.desk.form.linked_with.get_linked_docs', { doctype: ORDER, name: order.name }, stranger), 403, 'PermissionError');
-      assertError(await callMethod(t, 'GET', 'fw.desk.form.linked_with.get_submitted_linked_docs', { doctype: ORDER, name: order.name }, stranger), 403, 'PermissionError');
+      assertError(
+        await callMethod(t, 'GET', 'fw.desk.form.linked_with.get_linked_docs', { doctype: ORDER, name: order.name }, stranger),
+        403,
+        'PermissionError',
+      );
+      assertError(
+        await callMethod(t, 'GET', 'fw.desk.form.linked_with.get_submitted_linked_docs', { doctype: ORDER, name: order.name }, stranger),
+        403,
+        'PermissionError',
+      );
       assertError(await callMethod(t, 'GET', 'fw.desk.form.linked_with.get_linked_docs', { doctype: ORDER, name: 'no-such' }), 404, 'DoesNotExistError');
     });
 
@@ -209,7 +277,9 @@ for (const dialect of testDialects()) {
       const sent = await insertDoc(t, SHIPMENT, { order: order.name, label: 'sent', docstatus: 1 });
       await insertDoc(t, SHIPMENT, { order: order.name, label: 'draft' });
       await insertDoc(t, NOTE, { order: order.name, text: 'not submittable' });
-      const answer = messageOf(await callMethod(t, 'GET', 'frappe.desk.form.linked_with.get_submitted_linked_docs', { doctype: ORDER, name: order.name }, clerk));
+      const answer = messageOf(
+        await callMethod(t, 'GET', 'frappe.desk.form.linked_with.get_submitted_linked_docs', { doctype: ORDER, name: order.name }, clerk),
+      );
       assert.deepEqual(answer, { docs: [{ doctype: SHIPMENT, name: sent.name, docstatus: 1 }], count: 1 });
       // What the cancel refusal points at: the submitted shipment holds the order back.
       assertError(await callMethod(t, 'POST', 'fw.desk.form.save.cancel', { doctype: ORDER, name: order.name }, clerk), 417, 'LinkExistsError');

@@ -30,7 +30,10 @@ for (const dialect of testDialects()) {
           { fieldname: 'title', fieldtype: 'Data' },
           { fieldname: 'amount', fieldtype: 'Int' },
         ],
-        permissions: [{ role: 'System Manager', submit: 1, cancel: 1 }, { role: 'Bill Viewer', read: 1, write: 0, create: 0, delete: 0, submit: 0, cancel: 0, amend: 0 }],
+        permissions: [
+          { role: 'System Manager', submit: 1, cancel: 1 },
+          { role: 'Bill Viewer', read: 1, write: 0, create: 0, delete: 0, submit: 0, cancel: 0, amend: 0 },
+        ],
       });
       await createUser(t, { email: 'bill-viewer@example.com', password: 'Viewer-Secret-42', roles: ['Bill Viewer'], firstName: 'Vera' });
       viewer = await tokenFor(t, 'bill-viewer@example.com');
@@ -39,7 +42,15 @@ for (const dialect of testDialects()) {
 
     test('get_list answers dicts with start and page_length', async () => {
       for (const n of [1, 2, 3]) await insertDoc(t, BILL, { title: `list ${n}`, amount: n });
-      const rows = messageOf(await callMethod(t, 'GET', 'frappe.desk.reportview.get_list', { doctype: BILL, fields: ['title', 'amount'], filters: [['title', 'like', 'list %']], order_by: 'amount asc', start: 1, page_length: 1 }, viewer));
+      const rows = messageOf(
+        await callMethod(
+          t,
+          'GET',
+          'frappe.desk.reportview.get_list',
+          { doctype: BILL, fields: ['title', 'amount'], filters: [['title', 'like', 'list %']], order_by: 'amount asc', start: 1, page_length: 1 },
+          viewer,
+        ),
+      );
       assert.deepEqual(rows, [{ title: 'list 2', amount: 2 }]);
       assertError(await callMethod(t, 'GET', 'fw.desk.reportview.get_list', { doctype: BILL, fields: ['nope'] }, viewer), 417, 'DataError');
     });
@@ -47,22 +58,69 @@ for (const dialect of testDialects()) {
     test('submit_cancel_or_update_docs acts per document and answers the failures', async () => {
       const a = await insertDoc(t, BILL, { title: 'bulk a' });
       const b = await insertDoc(t, BILL, { title: 'bulk b', docstatus: 1 });
-      const failed = await callMethod(t, 'POST', 'frappe.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', { doctype: BILL, docnames: JSON.stringify([a.name, b.name, 'no-such']), action: 'submit', data: { amount: 7 } });
+      const failed = await callMethod(t, 'POST', 'frappe.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', {
+        doctype: BILL,
+        docnames: JSON.stringify([a.name, b.name, 'no-such']),
+        action: 'submit',
+        data: { amount: 7 },
+      });
       assert.deepEqual(messageOf(failed), [b.name, 'no-such']);
       assert.equal((await readDoc(t, BILL, a.name)).docstatus, 1);
       assert.equal((await readDoc(t, BILL, a.name)).amount, 7);
-      const cancelled = messageOf(await callMethod(t, 'POST', 'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', { doctype: BILL, docnames: [a.name, b.name], action: 'cancel' }));
+      const cancelled = messageOf(
+        await callMethod(t, 'POST', 'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', {
+          doctype: BILL,
+          docnames: [a.name, b.name],
+          action: 'cancel',
+        }),
+      );
       assert.deepEqual(cancelled, []);
       assert.equal((await readDoc(t, BILL, b.name)).docstatus, 2);
       const draft = await insertDoc(t, BILL, { title: 'bulk c' });
-      assert.deepEqual(messageOf(await callMethod(t, 'POST', 'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', { doctype: BILL, docnames: [draft.name, a.name], action: 'update', data: { title: 'renamed' } })), [a.name]);
+      assert.deepEqual(
+        messageOf(
+          await callMethod(t, 'POST', 'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', {
+            doctype: BILL,
+            docnames: [draft.name, a.name],
+            action: 'update',
+            data: { title: 'renamed' },
+          }),
+        ),
+        [a.name],
+      );
       assert.equal((await readDoc(t, BILL, draft.name)).title, 'renamed');
       assert.equal((await readDoc(t, BILL, a.name)).title, 'bulk a');
       // A reader may not: every document fails, none changes.
-      assert.deepEqual(messageOf(await callMethod(t, 'POST', 'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', { doctype: BILL, docnames: [draft.name], action: 'submit' }, viewer)), [draft.name]);
+      assert.deepEqual(
+        messageOf(
+          await callMethod(
+            t,
+            'POST',
+            'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs',
+            { doctype: BILL, docnames: [draft.name], action: 'submit' },
+            viewer,
+          ),
+        ),
+        [draft.name],
+      );
       assert.equal((await readDoc(t, BILL, draft.name)).docstatus, 0);
-      assertError(await callMethod(t, 'POST', 'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', { doctype: BILL, docnames: [draft.name], action: 'amend' }), 417, 'FrappeTypeError');
-      assertError(await callMethod(t, 'POST', 'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', { doctype: BILL, docnames: Array.from({ length: 501 }, (_, i) => `n${i}`) }), 417, 'ValidationError');
+      assertError(
+        await callMethod(t, 'POST', 'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', {
+          doctype: BILL,
+          docnames: [draft.name],
+          action: 'amend',
+        }),
+        417,
+        'FrappeTypeError',
+      );
+      assertError(
+        await callMethod(t, 'POST', 'fw.desk.doctype.bulk_update.bulk_update.submit_cancel_or_update_docs', {
+          doctype: BILL,
+          docnames: Array.from({ length: 501 }, (_, i) => `n${i}`),
+        }),
+        417,
+        'ValidationError',
+      );
     });
 
     test('delete_items deletes what it may and answers the rest, changing nothing for a reader', async () => {
@@ -71,16 +129,31 @@ for (const dialect of testDialects()) {
       const count = await storedCount(t, BILL);
       assert.deepEqual(messageOf(await callMethod(t, 'POST', 'fw.desk.reportview.delete_items', { doctype: BILL, items: [a.name] }, viewer)), [a.name]);
       assert.equal(await storedCount(t, BILL), count);
-      assert.deepEqual(messageOf(await callMethod(t, 'POST', 'frappe.desk.reportview.delete_items', { doctype: BILL, items: JSON.stringify([a.name, b.name]) })), [b.name]);
+      assert.deepEqual(
+        messageOf(await callMethod(t, 'POST', 'frappe.desk.reportview.delete_items', { doctype: BILL, items: JSON.stringify([a.name, b.name]) })),
+        [b.name],
+      );
       assert.equal(await storedCount(t, BILL), count - 1);
       assertError(await callMethod(t, 'POST', 'fw.desk.reportview.delete_items', { doctype: BILL, items: 'not json' }), 417, 'FrappeTypeError');
     });
 
     test('list settings: set by a System Manager, read by whoever may read the DocType, refused to others', async () => {
       assert.equal(messageOf(await callMethod(t, 'GET', 'fw.desk.reportview.get_list_settings', { doctype: BILL }, viewer)) ?? null, null);
-      assertError(await callMethod(t, 'POST', 'fw.desk.reportview.set_list_settings', { doctype: BILL, values: { disable_count: 1 } }, viewer), 403, 'PermissionError');
+      assertError(
+        await callMethod(t, 'POST', 'fw.desk.reportview.set_list_settings', { doctype: BILL, values: { disable_count: 1 } }, viewer),
+        403,
+        'PermissionError',
+      );
       assert.equal(await storedCount(t, 'List View Settings'), 0);
-      assert.equal((await callMethod(t, 'POST', 'frappe.desk.reportview.set_list_settings', { doctype: BILL, values: JSON.stringify({ disable_count: 1, fields: '["title"]' }) })).statusCode, 200);
+      assert.equal(
+        (
+          await callMethod(t, 'POST', 'frappe.desk.reportview.set_list_settings', {
+            doctype: BILL,
+            values: JSON.stringify({ disable_count: 1, fields: '["title"]' }),
+          })
+        ).statusCode,
+        200,
+      );
       await callMethod(t, 'POST', 'fw.desk.reportview.set_list_settings', { doctype: BILL, values: { disable_sidebar_stats: 1 } });
       const got = messageOf(await callMethod(t, 'GET', 'frappe.desk.reportview.get_list_settings', { doctype: BILL }, viewer));
       assert.equal(got.name, BILL);
@@ -106,15 +179,22 @@ for (const dialect of testDialects()) {
       assert.equal(weak.feedback.password_policy_validation_passed, false);
       assert.ok(weak.score < 3);
       assert.equal(typeof weak.feedback.warning, 'string');
-      const strong = messageOf(await callMethod(t, 'POST', 'fw.core.doctype.user.user.test_password_strength', { new_password: 'quartz-Lantern-93-ribbon' }, viewer));
+      const strong = messageOf(
+        await callMethod(t, 'POST', 'fw.core.doctype.user.user.test_password_strength', { new_password: 'quartz-Lantern-93-ribbon' }, viewer),
+      );
       assert.equal(strong.feedback.password_policy_validation_passed, true);
       // The caller's own name counts as guessable.
-      const own = messageOf(await callMethod(t, 'POST', 'fw.core.doctype.user.user.test_password_strength', { new_password: 'bill-viewer@example.com' }, viewer));
+      const own = messageOf(
+        await callMethod(t, 'POST', 'fw.core.doctype.user.user.test_password_strength', { new_password: 'bill-viewer@example.com' }, viewer),
+      );
       assert.equal(own.feedback.password_policy_validation_passed, false);
-      assertError(await callMethod(t, 'POST', 'fw.core.doctype.user.user.test_password_strength', { new_password: 'x'.repeat(300) }, viewer), 417, 'FrappeTypeError');
+      assertError(
+        await callMethod(t, 'POST', 'fw.core.doctype.user.user.test_password_strength', { new_password: 'x'.repeat(300) }, viewer),
+        417,
+        'FrappeTypeError',
+      );
       const off = await t.request({ method: 'PUT', url: SETTINGS_URL, body: { enable_password_policy: 0 } });
       assert.equal(off.statusCode, 200, off.body);
     });
   });
 }
-

@@ -10,7 +10,12 @@ import type { MethodCall, MethodRegistry } from '../method-registry.js';
 async function isDocumentAmended({ ctx, services, args }: MethodCall): Promise<string | false> {
   const meta = ctx.metas.get(String(args.doctype));
   if (!meta.hasColumn('amended_from') || !(await services.documents.can(ctx, meta, 'read'))) return false;
-  const { rows } = await listDocuments(ctx, meta.name, { fields: ['name'], filters: { amended_from: String(args.docname) }, limit_page_length: 1, order_by: 'creation asc' }, 'v1');
+  const { rows } = await listDocuments(
+    ctx,
+    meta.name,
+    { fields: ['name'], filters: { amended_from: String(args.docname) }, limit_page_length: 1, order_by: 'creation asc' },
+    'v1',
+  );
   const first = rows[0] as Record<string, unknown> | undefined;
   return first ? String(first.name) : false;
 }

@@ -59,9 +59,11 @@ export async function loadDocinfo(ctx: DocContext, documents: DocumentService, d
   );
   const versions = await related(ctx, documents, 'Version', ['name', 'owner', 'creation', 'data'], { ref_doctype: doctype, docname: name }, 'creation desc');
   const assignments = await docinfoAssignments(ctx, doctype, name);
-  const shared = await related(ctx, documents, 'DocShare', ['name', 'user', 'read', 'write', 'share', 'submit', 'everyone'], { share_doctype: doctype, share_name: name }, 'creation asc');
+  const shareFields = ['name', 'user', 'read', 'write', 'share', 'submit', 'everyone'];
+  const shared = await related(ctx, documents, 'DocShare', shareFields, { share_doctype: doctype, share_name: name }, 'creation asc');
   const follows = collaborates ? await docinfoFollows(ctx, doctype, name) : { followed_by: [], is_document_followed: false };
-  const mentioned = [doc.owner, doc.modified_by, ...[comments, versions, assignments, shared].flatMap((rows) => (rows as Doc[]).map((r) => r.owner ?? r.user)), ...follows.followed_by];
+  const rowUsers = [comments, versions, assignments, shared].flatMap((rows) => (rows as Doc[]).map((r) => r.owner ?? r.user));
+  const mentioned = [doc.owner, doc.modified_by, ...rowUsers, ...follows.followed_by];
   return {
     doctype,
     name,

@@ -31,7 +31,9 @@ function formValues(doc: Readonly<Record<string, unknown>>): { values: Doc; loca
   const values: Doc = {};
   for (const [key, value] of Object.entries(doc)) {
     if (key.startsWith('__')) continue;
-    values[key] = Array.isArray(value) ? value.map((row) => (row !== null && typeof row === 'object' && !Array.isArray(row) ? formRow(row as Doc) : row)) : value;
+    values[key] = Array.isArray(value)
+      ? value.map((row) => (row !== null && typeof row === 'object' && !Array.isArray(row) ? formRow(row as Doc) : row))
+      : value;
   }
   let localname: string | undefined;
   if (isLocal(doc)) {

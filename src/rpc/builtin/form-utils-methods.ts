@@ -23,7 +23,9 @@ async function getNext({ ctx, services, args }: MethodCall): Promise<string | nu
   const order = prev ? (sortOrder === 'asc' ? 'desc' : 'asc') : sortOrder;
   const given = args.filters === undefined || args.filters === null || args.filters === '' ? [] : args.filters;
   if (typeof given !== 'object') throw new FrappeTypeError('filters must be a list or an object');
-  const filters = Array.isArray(given) ? [...given] : Object.entries(given as Record<string, unknown>).map(([k, v]) => (Array.isArray(v) ? [k, ...v] : [k, '=', v]));
+  const filters = Array.isArray(given)
+    ? [...given]
+    : Object.entries(given as Record<string, unknown>).map(([k, v]) => (Array.isArray(v) ? [k, ...v] : [k, '=', v]));
   filters.push([sortField, op, current[sortField] ?? null]);
   const { rows } = await listDocuments(ctx, doctype, { fields: ['name'], filters, order_by: `${sortField} ${order}`, limit_page_length: 1 }, 'v1');
   const first = rows[0] as Record<string, unknown> | undefined;

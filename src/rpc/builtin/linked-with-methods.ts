@@ -65,7 +65,8 @@ function linkedFields(meta: Meta): string[] {
 function parseLinkInfo(value: unknown): LinkInfo {
   const o = asObject(value, 'each linkinfo entry');
   const names = typeof o.fieldname === 'string' ? [o.fieldname] : o.fieldname;
-  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) throw new FrappeTypeError('linkinfo fieldname must be a field name or a list of them');
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
+    throw new FrappeTypeError('linkinfo fieldname must be a field name or a list of them');
   const optional = (key: string) => (o[key] === undefined || o[key] === null ? undefined : String(o[key]));
   return { fieldname: names as string[], child_doctype: optional('child_doctype'), doctype_fieldname: optional('doctype_fieldname') };
 }
@@ -76,7 +77,12 @@ async function linkedDocs(ctx: DocContext, doctype: string, info: LinkInfo, targ
   const via = info.child_doctype;
   const orFilters = info.fieldname.map((f) => (via ? [via, f, '=', name] : [f, '=', name]));
   const filters = info.doctype_fieldname ? [via ? [via, info.doctype_fieldname, '=', target] : [info.doctype_fieldname, '=', target]] : [];
-  const { rows } = await listDocuments(ctx, doctype, { fields: linkedFields(meta), filters, or_filters: orFilters, limit_page_length: 0, order_by: 'modified desc' }, 'v1');
+  const { rows } = await listDocuments(
+    ctx,
+    doctype,
+    { fields: linkedFields(meta), filters, or_filters: orFilters, limit_page_length: 0, order_by: 'modified desc' },
+    'v1',
+  );
   const seen = new Set<unknown>();
   // A document linking from several child rows is named once.
   return (rows as Record<string, unknown>[]).filter((r) => !seen.has(r.name) && seen.add(r.name) !== undefined);
@@ -92,13 +98,17 @@ async function getLinkedDocs(call: MethodCall, doctype: string, name: string, ra
   await services.documents.get(ctx, doctype, name);
   const target = ctx.metas.get(doctype);
   const given = rawInfo === undefined || rawInfo === null || rawInfo === '' ? undefined : asObject(rawInfo, 'linkinfo');
-  const infos: Record<string, LinkInfo> = given ? Object.fromEntries(Object.entries(given).map(([dt, v]) => [dt, parseLinkInfo(v)])) : linkedDocTypes(ctx, target);
+  const infos: Record<string, LinkInfo> = given
+    ? Object.fromEntries(Object.entries(given).map(([dt, v]) => [dt, parseLinkInfo(v)]))
+    : linkedDocTypes(ctx, target);
   const out: Record<string, unknown[]> = {};
   for (const [dt, info] of Object.entries(infos)) {
     if (!ctx.metas.has(dt)) continue;
     const meta = ctx.metas.get(dt);
     if (meta.isSingle || meta.isChild || !(await services.documents.can(ctx, meta, 'read'))) continue;
-    const fieldsExist = info.fieldname.every((f) => (info.child_doctype ? ctx.metas.has(info.child_doctype) && ctx.metas.get(info.child_doctype).hasColumn(f) : meta.hasColumn(f)));
+    const fieldsExist = info.fieldname.every((f) =>
+      info.child_doctype ? ctx.metas.has(info.child_doctype) && ctx.metas.get(info.child_doctype).hasColumn(f) : meta.hasColumn(f),
+    );
     if (!fieldsExist) continue;
     const rows = await linkedDocs(ctx, dt, info, doctype, name);
     if (rows.length > 0) out[dt] = rows;
@@ -144,14 +154,18 @@ async function getSubmittedLinkedDocs(call: MethodCall): Promise<{ docs: { docty
 
 /** The form's "linked with" methods; all read. */
 export function registerLinkedWithMethods(methods: MethodRegistry): void {
-  methods.register('fw.desk.form.linked_with.get_linked_docs', (call) => getLinkedDocs(call, String(call.args.doctype), String(call.args.name), call.args.linkinfo), {
-    description: 'Per DocType, the documents that link to a document, as the caller may read them.',
-    params: [
-      { name: 'doctype', type: 'string', required: true },
-      { name: 'name', type: 'string', required: true },
-      { name: 'linkinfo', type: 'object' },
-    ],
-  });
+  methods.register(
+    'fw.desk.form.linked_with.get_linked_docs',
+    (call) => getLinkedDocs(call, String(call.args.doctype), String(call.args.name), call.args.linkinfo),
+    {
+      description: 'Per DocType, the documents that link to a document, as the caller may read them.',
+      params: [
+        { name: 'doctype', type: 'string', required: true },
+        { name: 'name', type: 'string', required: true },
+        { name: 'linkinfo', type: 'object' },
+      ],
+    },
+  );
   methods.register('fw.desk.form.linked_with.get', (call) => getLinkedDocs(call, String(call.args.doctype), String(call.args.docname), undefined), {
     description: 'Per DocType, the documents that link to a document, as the caller may read them.',
     params: [

@@ -33,7 +33,8 @@ function nameList(raw: unknown, what: string): string[] {
       throw new FrappeTypeError(`${what} must be a JSON list of names`);
     }
   }
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' || typeof v === 'number')) throw new FrappeTypeError(`${what} must be a list of names`);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' || typeof v === 'number'))
+    throw new FrappeTypeError(`${what} must be a list of names`);
   if (value.length > LIST_ACTION_LIMIT) throw new ValidationError(`Bulk operations only support up to ${LIST_ACTION_LIMIT} documents (got ${value.length})`);
   return value.map(String);
 }
