@@ -66,6 +66,13 @@ export async function installCore(
 
   // Core definitions plus whatever custom DocTypes the site already holds.
   const custom = await existingCustomDefinitions(q, dialect, metas);
+  // Every other stored DocType (custom and apps'), compiled before the registry is reset: a new fw
+  // may add standard columns (docs/collaboration.md "Columns"), which their tables get below.
+  const coreNames = new Set(CORE_DOCTYPES.map((d) => d.name));
+  const otherMetas = metas
+    .names()
+    .filter((n) => !coreNames.has(n))
+    .map((n) => metas.get(n));
   metas.setAll([...CORE_DOCTYPES, ...custom]);
   const repo = new DocumentRepository(dialect, (d) => metas.get(d));
   const stamp = now('UTC');
@@ -74,6 +81,7 @@ export async function installCore(
     progress(`DocType ${def.name}`);
     await syncTable(q, dialect, metas.get(def.name));
   }
+  for (const meta of otherMetas) await syncTable(q, dialect, meta);
   let changed = false;
   for (const def of CORE_DOCTYPES) {
     if (await storeDefinition(q, repo, metas, { ...def, custom: 0, module: def.module ?? 'Core' }, stamp)) changed = true;
