@@ -130,6 +130,25 @@ for (const dialect of testDialects()) {
         );
       });
 
+      test('_assign follows ToDos changed or deleted through the resource API too', async () => {
+        const task = await insertDoc(t, TASK, { subject: 'by resource' });
+        const [first] = messageOf(
+          await callMethod(t, 'POST', 'fw.desk.form.assign_to.add', { doctype: TASK, name: task.name, assign_to: [ALICE, BOB] }),
+        ) as Json[];
+        const closed = await t.request({
+          method: 'PUT',
+          url: `/api/resource/ToDo/${first.name}`,
+          body: { status: 'Closed' },
+          headers: { authorization: alice },
+        });
+        assert.equal(closed.statusCode, 200, closed.body);
+        assert.deepEqual(JSON.parse(String(await column(task.name, '_assign'))), [BOB]);
+        const [second] = messageOf(await callMethod(t, 'GET', 'fw.desk.form.assign_to.get', { doctype: TASK, name: task.name })) as Json[];
+        const gone = await t.request({ method: 'DELETE', url: `/api/resource/ToDo/${second.name}` });
+        assert.ok(gone.statusCode === 200 || gone.statusCode === 202, gone.body);
+        assert.deepEqual(JSON.parse(String(await column(task.name, '_assign'))), []);
+      });
+
       test('assigning to a user who may not read the document, an unknown user, or a document the caller cannot read is refused with nothing changed', async () => {
         const task = await insertDoc(t, TASK, { subject: 'secret' });
         const todos = await storedCount(t, 'ToDo');
