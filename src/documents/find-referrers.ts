@@ -8,9 +8,10 @@ import { readSingleValues } from './single-values.js';
 /**
  * DocTypes whose links never hold a document back (the reference's `ignore_links_on_delete` among
  * the DocTypes fw has): archives and history (Version, Deleted Document), and notes about a
- * document that go with it (ToDo assignments, DocShare grants, File attachments, Comments).
+ * document that go with it (ToDo assignments, DocShare grants, File attachments, Comments, and the
+ * tags and follows of docs/collaboration.md, which go with it when it is deleted).
  */
-const IGNORED_DOCTYPES: readonly string[] = ['Version', 'Deleted Document', 'ToDo', 'DocShare', 'File', 'Comment'];
+export const IGNORED_DOCTYPES: readonly string[] = ['Version', 'Deleted Document', 'ToDo', 'DocShare', 'File', 'Comment', 'Tag Link', 'Document Follow'];
 
 /** How many referrers a search reports at most: the first is named, a few are enough to act on. */
 const DEFAULT_LIMIT = 3;

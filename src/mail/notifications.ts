@@ -222,13 +222,36 @@ async function fire(deps: NotificationDeps, ctx: DocContext, doctype: string, do
   const message = n.message.trim() === '' ? '' : await renderMailTemplate(n.message, context, 'html', `Notification ${n.name}`);
   for (const r of allowed) {
     if (r.user === undefined) continue;
-    const log = await deps.documents.insert(
-      ctx,
-      NOTIFICATION_LOG,
-      { for_user: r.user, subject, document_type: doctype, document_name: name, type: 'Alert', read: 0, email_content: message || null },
-      { ignorePermissions: true },
-    );
-    const user = r.user;
-    ctx.unit.afterCommit(() => deps.realtime.publish('notification', { name: log.name, subject, document_type: doctype, document_name: name }, { user }));
+    await recordNotificationLog(deps, ctx, { forUser: r.user, subject, doctype, name, type: 'Alert', emailContent: message || null });
   }
+}
+
+/** One Notification Log row for a user (the reference's `type`: Alert, Assignment, ...). */
+export interface NotificationLogEntry {
+  readonly forUser: string;
+  readonly fromUser?: string;
+  readonly subject: string;
+  readonly doctype: string;
+  readonly name: string;
+  readonly type: 'Alert' | 'Assignment' | 'Mention' | 'Share';
+  readonly emailContent?: string | null;
+}
+
+/**
+ * Writes a Notification Log in the caller's unit of work and tells its user live once the unit
+ * committed (docs/mail.md "Notifications"): nothing is told of a write that rolled back.
+ */
+export async function recordNotificationLog(
+  deps: Pick<NotificationDeps, 'documents' | 'realtime'>,
+  ctx: DocContext,
+  entry: NotificationLogEntry,
+): Promise<void> {
+  const { forUser: user, subject, doctype, name } = entry;
+  const log = await deps.documents.insert(
+    ctx,
+    NOTIFICATION_LOG,
+    { for_user: user, from_user: entry.fromUser ?? null, subject, document_type: doctype, document_name: name, type: entry.type, read: 0, email_content: entry.emailContent ?? null },
+    { ignorePermissions: true },
+  );
+  ctx.unit.afterCommit(() => deps.realtime.publish('notification', { name: log.name, subject, document_type: doctype, document_name: name }, { user }));
 }

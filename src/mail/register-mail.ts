@@ -12,7 +12,7 @@ import { queueMail, type MailRequest } from './queue-mail.js';
 import { registerEmailTemplate } from './template-methods.js';
 import { registerPasswordReset } from './password-reset.js';
 import { registerInvitations } from './invitations.js';
-import { registerNotifications } from './notifications.js';
+import { recordNotificationLog, registerNotifications, type NotificationLogEntry } from './notifications.js';
 import { registerNotificationLogMethods } from './notification-log-methods.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import { registerUnsubscribeMethod } from './unsubscribe.js';
@@ -37,6 +37,8 @@ export interface MailService {
   queue(ctx: DocContext, mail: MailRequest): Promise<string>;
   /** `api.mail.send` for apps: sendmail's arguments, templates, attachments, bulk (docs/mail.md "Sending from an app"). */
   send(ctx: DocContext, args: AppMailArgs): Promise<string[]>;
+  /** Records a Notification Log for a user in the unit, told live after the commit (assignments, follows). */
+  notifyUser(ctx: DocContext, entry: NotificationLogEntry): Promise<void>;
 }
 
 /**
@@ -55,5 +57,9 @@ export function registerMail(parts: MailParts): MailService {
   registerInvitations(parts.hooks, parts.methods, resetDeps);
   registerNotifications(parts.hooks, parts);
   registerNotificationLogMethods(parts.methods);
-  return { queue: (ctx, mail) => queueMail(parts, ctx, mail), send: (ctx, args) => sendFromApp(parts, ctx, args) };
+  return {
+    queue: (ctx, mail) => queueMail(parts, ctx, mail),
+    send: (ctx, args) => sendFromApp(parts, ctx, args),
+    notifyUser: (ctx, entry) => recordNotificationLog(parts, ctx, entry),
+  };
 }

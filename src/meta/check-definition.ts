@@ -1,8 +1,8 @@
 import { CHILD_FIELDS, STANDARD_FIELDS, type DocTypeDef } from './doctype.js';
 import type { FieldTypeRegistry } from './field-types/registry.js';
-import { Meta } from './meta.js';
+import { COLLABORATION_COLUMNS, Meta } from './meta.js';
 
-const RESERVED = new Set<string>([...STANDARD_FIELDS, ...CHILD_FIELDS, 'doctype']);
+const RESERVED = new Set<string>([...STANDARD_FIELDS, ...CHILD_FIELDS, ...COLLABORATION_COLUMNS, 'doctype']);
 const FIELDNAME = /^[a-z_][a-z0-9_]{0,63}$/;
 const DOCTYPE_NAME = /^[A-Za-z][A-Za-z0-9 _-]{0,60}$/;
 

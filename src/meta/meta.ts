@@ -23,7 +23,19 @@ export const STANDARD_COLUMNS: Readonly<Record<string, ColumnSpec>> = {
   parent: { kind: 'varchar', length: 140 },
   parentfield: { kind: 'varchar', length: 140 },
   parenttype: { kind: 'varchar', length: 140 },
+  _user_tags: { kind: 'text' },
+  _comments: { kind: 'text' },
+  _assign: { kind: 'text' },
+  _liked_by: { kind: 'text' },
 };
+
+/**
+ * The columns the reference keeps on every table for its collaboration features (docs/collaboration.md
+ * "Columns"): tags as `,tag,tag`, and JSON lists of assignees and of the users who liked the
+ * document. Not DocFields and not part of a document as read or of `*`; a list names them to
+ * select or filter them (`_assign like %user%`). Child and Single DocTypes have none.
+ */
+export const COLLABORATION_COLUMNS = ['_user_tags', '_comments', '_assign', '_liked_by'] as const;
 
 /**
  * A DocType definition compiled for use: field lookups, columns and table name, computed once
@@ -47,6 +59,8 @@ export class Meta {
   readonly leveledFields: readonly ResolvedField[];
   /** The standard column names of this table (child columns included for child DocTypes). */
   readonly standardColumns: readonly string[];
+  /** COLLABORATION_COLUMNS for a table-backed top-level DocType, else none. */
+  readonly collaborationColumns: readonly string[];
   readonly #byName: ReadonlyMap<string, ResolvedField>;
 
   constructor(def: DocTypeDef, types: FieldTypeRegistry) {
@@ -65,6 +79,7 @@ export class Meta {
     this.leveledFields = this.fields.filter((f) => (f.def.permlevel ?? 0) > 0);
     this.#byName = new Map(this.fields.map((f) => [f.def.fieldname, f]));
     this.standardColumns = this.isChild ? [...STANDARD_FIELDS, ...CHILD_FIELDS] : [...STANDARD_FIELDS];
+    this.collaborationColumns = this.isChild || this.isSingle ? [] : [...COLLABORATION_COLUMNS];
   }
 
   /** The field named `fieldname`, or undefined (standard fields are not DocFields). */
@@ -72,9 +87,9 @@ export class Meta {
     return this.#byName.get(fieldname);
   }
 
-  /** True when `name` is a column of this table: standard or value field. */
+  /** True when `name` is a column of this table: standard, collaboration or value field. */
   hasColumn(name: string): boolean {
-    return this.standardColumns.includes(name) || this.#byName.get(name)?.column !== undefined;
+    return this.standardColumns.includes(name) || this.collaborationColumns.includes(name) || this.#byName.get(name)?.column !== undefined;
   }
 
   /** Every column name of this table in output order. */

@@ -16,10 +16,10 @@ function hash(text: string): string {
   return h.toString(36);
 }
 
-/** The wanted columns of a DocType's table: standard columns, then one per value field. */
+/** The wanted columns of a DocType's table: standard and collaboration columns, then one per value field. */
 function wantedColumns(meta: Meta): Map<string, ColumnSpec> {
   const columns = new Map<string, ColumnSpec>();
-  for (const name of meta.standardColumns) columns.set(name, STANDARD_COLUMNS[name]);
+  for (const name of [...meta.standardColumns, ...meta.collaborationColumns]) columns.set(name, STANDARD_COLUMNS[name]);
   for (const f of meta.valueFields) if (f.column) columns.set(f.def.fieldname, f.column);
   return columns;
 }

@@ -96,7 +96,7 @@ export class QueryScope {
     const target = this.#target(ref);
     if (!target) return undefined;
     const { meta, alias } = target;
-    if (meta.standardColumns.includes(ref.field)) return { meta, column: standardColumn(alias, ref.field) };
+    if (meta.standardColumns.includes(ref.field) || meta.collaborationColumns.includes(ref.field)) return { meta, column: standardColumn(alias, ref.field) };
     const field = meta.field(ref.field);
     if (!field || field.column === undefined || field.type.secret) return undefined;
     return { meta, column: fieldColumn(alias, field) };

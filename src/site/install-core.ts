@@ -13,6 +13,7 @@ import { addMissingAuthColumns, authTableStatements } from '../auth/auth-tables.
 import { jobTableStatements } from '../jobs/job-table.js';
 import { scheduleTableStatements } from '../jobs/schedule-table.js';
 import { outboxTableStatements } from '../webhooks/outbox-table.js';
+import { userSettingsTableStatements } from '../user-settings/user-settings-store.js';
 import { setUserPassword } from '../auth/passwords.js';
 import { moveInternalTables } from './move-internal-tables.js';
 import type { Queryable } from '../storage/database.js';
@@ -47,7 +48,13 @@ export async function installCore(
   await q.run(seriesTableStatement(dialect));
   await q.run(singlesTableStatement(dialect));
   for (const statement of authTableStatements(dialect)) await q.run(statement);
-  for (const statement of [...jobTableStatements(dialect), ...scheduleTableStatements(dialect), ...outboxTableStatements(dialect)]) await q.run(statement);
+  const systemTables = [
+    ...jobTableStatements(dialect),
+    ...scheduleTableStatements(dialect),
+    ...outboxTableStatements(dialect),
+    ...userSettingsTableStatements(dialect),
+  ];
+  for (const statement of systemTables) await q.run(statement);
   await addMissingAuthColumns(q, dialect);
   await moveInternalTables(q, dialect);
   const fingerprint = await metas.readState(q, FINGERPRINT_KEY);
@@ -59,6 +66,13 @@ export async function installCore(
 
   // Core definitions plus whatever custom DocTypes the site already holds.
   const custom = await existingCustomDefinitions(q, dialect, metas);
+  // Every other stored DocType (custom and apps'), compiled before the registry is reset: a new fw
+  // may add standard columns (docs/collaboration.md "Columns"), which their tables get below.
+  const coreNames = new Set(CORE_DOCTYPES.map((d) => d.name));
+  const otherMetas = metas
+    .names()
+    .filter((n) => !coreNames.has(n))
+    .map((n) => metas.get(n));
   metas.setAll([...CORE_DOCTYPES, ...custom]);
   const repo = new DocumentRepository(dialect, (d) => metas.get(d));
   const stamp = now('UTC');
@@ -67,6 +81,7 @@ export async function installCore(
     progress(`DocType ${def.name}`);
     await syncTable(q, dialect, metas.get(def.name));
   }
+  for (const meta of otherMetas) await syncTable(q, dialect, meta);
   let changed = false;
   for (const def of CORE_DOCTYPES) {
     if (await storeDefinition(q, repo, metas, { ...def, custom: 0, module: def.module ?? 'Core' }, stamp)) changed = true;

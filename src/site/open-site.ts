@@ -30,6 +30,8 @@ import { registerDataImport } from '../data-import/register-data-import.js';
 import { registerDataExport } from '../data-export/register-data-export.js';
 import { registerSearch } from '../search/register-search.js';
 import { registerMail } from '../mail/register-mail.js';
+import { registerCollaboration } from '../collaboration/register-collaboration.js';
+import { noticeSubject, noticeType } from '../collaboration/notice-subject.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
@@ -122,6 +124,14 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       baseUrl: config.mail.host_name ?? `http://${config.realtime.site_name ?? 'localhost'}`,
     });
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
+    // Assignments and follows tell their users through a Notification Log (docs/collaboration.md "Notifications").
+    registerCollaboration({
+      hooks,
+      methods,
+      documents,
+      notify: (ctx, notice) =>
+        mail.notifyUser(ctx, { forUser: notice.forUser, fromUser: notice.fromUser, subject: noticeSubject(notice), doctype: notice.doctype, name: notice.name, type: noticeType(notice) }),
+    });
     await registerApps(apps, { hooks, methods, documents, jobs, realtime, mail });
 
     site = new Site(

@@ -33,11 +33,11 @@ describe('core DocType definitions', () => {
   test('ships every built-in DocType, child tables before their parents', () => {
     assert.deepEqual(
       CORE_DOCTYPES.map((d) => d.name),
-      ['DocField', 'DocPerm', 'DocType', 'Role', 'Has Role', 'User', 'ToDo', 'File', 'User Permission', 'DocShare', 'Version', 'Comment', 'Deleted Document', 'System Settings', 'Scheduled Job Log', 'Webhook Header', 'Webhook Data', 'Webhook', 'Webhook Request Log', 'Workflow State', 'Workflow Action Master', 'Workflow Document State', 'Workflow Transition', 'Workflow', 'Report', 'Data Import', 'Data Import Log', 'Global Search DocType', 'Global Search Settings', 'Email Account', 'Email Queue Recipient', 'Email Queue', 'Email Template', 'Email Unsubscribe', 'Notification Recipient', 'Notification', 'Notification Log'],
+      ['DocField', 'DocPerm', 'DocType', 'Role', 'Has Role', 'User', 'ToDo', 'File', 'User Permission', 'DocShare', 'Version', 'Comment', 'Deleted Document', 'System Settings', 'Scheduled Job Log', 'Webhook Header', 'Webhook Data', 'Webhook', 'Webhook Request Log', 'Workflow State', 'Workflow Action Master', 'Workflow Document State', 'Workflow Transition', 'Workflow', 'Report', 'Data Import', 'Data Import Log', 'Global Search DocType', 'Global Search Settings', 'Email Account', 'Email Queue Recipient', 'Email Queue', 'Email Template', 'Email Unsubscribe', 'Notification Recipient', 'Notification', 'Notification Log', 'Tag', 'Tag Link', 'Document Follow', 'List View Settings'],
     );
   });
 
-  test('every JSON file in the folder (and those in src/webhooks/doctypes, src/jobs/doctypes, src/workflows/doctypes, src/reports/doctypes, src/data-import/doctypes, src/search/doctypes and src/mail/doctypes) is loaded, under the kebab-case of its DocType name', () => {
+  test('every JSON file in the folder (and those in src/webhooks/doctypes, src/jobs/doctypes, src/workflows/doctypes, src/reports/doctypes, src/data-import/doctypes, src/search/doctypes, src/mail/doctypes, src/collaboration/doctypes and src/user-settings/doctypes) is loaded, under the kebab-case of its DocType name', () => {
     const files = [
       ...readdirSync(new URL('.', import.meta.url)),
       ...readdirSync(new URL('../../webhooks/doctypes/', import.meta.url)),
@@ -47,6 +47,8 @@ describe('core DocType definitions', () => {
       ...readdirSync(new URL('../../data-import/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../search/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../mail/doctypes/', import.meta.url)),
+      ...readdirSync(new URL('../../collaboration/doctypes/', import.meta.url)),
+      ...readdirSync(new URL('../../user-settings/doctypes/', import.meta.url)),
     ].filter((f) => f.endsWith('.json'));
     assert.deepEqual(files.sort(), CORE_DOCTYPES.map((d) => `${kebab(d.name)}.json`).sort());
   });

@@ -17,6 +17,8 @@ import version from './version.json' with { type: 'json' };
 import { WEBHOOK_DOCTYPE_JSON } from '../../webhooks/doctypes/index.js';
 import { SEARCH_DOCTYPE_JSON } from '../../search/doctypes/index.js';
 import { MAIL_DOCTYPE_JSON } from '../../mail/doctypes/index.js';
+import { COLLABORATION_DOCTYPE_JSON } from '../../collaboration/doctypes/index.js';
+import listViewSettings from '../../user-settings/doctypes/list-view-settings.json' with { type: 'json' };
 import scheduledJobLog from '../../jobs/doctypes/scheduled-job-log.json' with { type: 'json' };
 import { WORKFLOW_DOCTYPE_JSON } from '../../workflows/doctypes/index.js';
 import { REPORT_DOCTYPE_JSON } from '../../reports/doctypes/index.js';
@@ -182,7 +184,7 @@ function deepFreeze<T>(value: T): T {
  * DocTypes whose Table fields point at them.
  */
 export const CORE_DOCTYPES: readonly DocTypeDef[] = Object.freeze(
-  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings, scheduledJobLog, ...WEBHOOK_DOCTYPE_JSON, ...WORKFLOW_DOCTYPE_JSON, ...REPORT_DOCTYPE_JSON, ...DATA_IMPORT_DOCTYPE_JSON, ...SEARCH_DOCTYPE_JSON, ...MAIL_DOCTYPE_JSON].map((json) =>
+  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings, scheduledJobLog, ...WEBHOOK_DOCTYPE_JSON, ...WORKFLOW_DOCTYPE_JSON, ...REPORT_DOCTYPE_JSON, ...DATA_IMPORT_DOCTYPE_JSON, ...SEARCH_DOCTYPE_JSON, ...MAIL_DOCTYPE_JSON, ...COLLABORATION_DOCTYPE_JSON, listViewSettings].map((json) =>
     deepFreeze(asDocTypeDef(json)),
   ),
 );

@@ -7,6 +7,7 @@ import { isWithheld } from '../../permissions/field-level.js';
 import { permissionContext } from '../../documents/unit-permissions.js';
 import { permittedLevels, roleGrant } from '../../permissions/role-permissions.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
+import { readUserSettings } from '../../user-settings/user-settings-store.js';
 
 /*
  * What the admin UI (docs/admin-ui.md) needs beyond documents: which DocTypes the caller may use
@@ -73,13 +74,25 @@ async function boot(call: MethodCall, siteName: string | null): Promise<object> 
 }
 
 /**
+ * The latest `modified` among the stored documents of `names` (a DocType and its child tables):
+ * the stamp a client caches the answer under, so a change to a child table invalidates it too.
+ */
+async function latestModified(call: MethodCall, names: readonly string[]): Promise<string | undefined> {
+  const { q, dialect } = call.ctx;
+  const rows = await q.all<{ modified: string | null }>(dialect.builder.selectFrom('tabDocType').select('modified').where('name', 'in', [...names]).compile());
+  return rows.map((r) => r.modified ?? '').sort().at(-1) || undefined;
+}
+
+/**
  * `fw.desk.form.load.getdoctype`: the DocType and the child DocTypes of its tables, as the
  * reference's method answers them (`docs` at the top level of the body), with fields at permlevels
- * the caller may not read removed. Child tables follow their parent's levels.
+ * the caller may not read removed. Child tables follow their parent's levels. `user_settings` (the
+ * caller's saved settings for the DocType, as JSON text) rides along; when `cached_timestamp` is the
+ * stamp of the caller's cached copy the answer is `use_cache` instead of the documents.
  */
-async function getDocType(call: MethodCall): Promise<undefined> {
+async function getDocType(call: MethodCall): Promise<string | undefined> {
   const doctype = String(call.args.doctype);
-  const { metas, principal } = call.ctx;
+  const { metas, principal, q, dialect } = call.ctx;
   if (!metas.has(doctype)) throw new DoesNotExistError(`DocType ${doctype} not found`, { doctype });
   const meta = metas.get(doctype);
   if (meta.isChild || !(await rightsOn(call, meta)).read) {
@@ -94,6 +107,11 @@ async function getDocType(call: MethodCall): Promise<undefined> {
     if (isWithheld(table.def, levels) || !child || !metas.has(child) || docs.some((d) => d.name === child)) continue;
     docs.push(visibleDefinition(metas.get(child), levels));
   }
+  call.http.extraBody.user_settings = JSON.stringify(await readUserSettings(q, dialect, principal.user, doctype));
+  const modified = await latestModified(call, docs.map((d) => String(d.name)));
+  const cached = call.args.cached_timestamp;
+  if (modified !== undefined && typeof cached === 'string' && cached === modified) return 'use_cache';
+  if (modified !== undefined) docs[0].modified = modified;
   call.http.extraBody.docs = docs;
   return undefined;
 }
@@ -101,8 +119,12 @@ async function getDocType(call: MethodCall): Promise<undefined> {
 /** The admin UI's two metadata methods. */
 export function registerDeskMethods(methods: MethodRegistry, siteName: string | null): void {
   methods.register('fw.desk.boot', (call) => boot(call, siteName), { methods: ['GET'] });
+  // Any verb, as the reference's Desk sends it by POST and frappe-ui by GET.
   methods.register('fw.desk.form.load.getdoctype', getDocType, {
-    methods: ['GET'],
-    params: [{ name: 'doctype', type: 'string', required: true }],
+    params: [
+      { name: 'doctype', type: 'string', required: true },
+      { name: 'with_parent', type: 'bool' },
+      { name: 'cached_timestamp', type: 'string' },
+    ],
   });
 }

@@ -4,6 +4,9 @@ import { listDocuments } from '../../documents/list-documents.js';
 import { presentDoc } from '../../documents/present-document.js';
 import { PERMISSION_TYPES, type Doc } from '../../meta/doctype.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
+import { docinfoAssignments } from '../../collaboration/assignments.js';
+import { docinfoFollows } from '../../collaboration/follows.js';
+import { docinfoTags } from '../../collaboration/tags.js';
 
 /**
  * Rows of another DocType about a document, as the caller may see them: none when the caller may
@@ -23,36 +26,56 @@ async function rights(ctx: DocContext, documents: DocumentService, doctype: stri
   return out;
 }
 
+/** Users an answer mentions, as the reference's `user_info`: `{user: {fullname, image, name, email}}`. */
+async function userInfo(ctx: DocContext, users: Iterable<unknown>): Promise<Record<string, Record<string, unknown>>> {
+  const names = [...new Set([...users].filter((u): u is string => typeof u === 'string' && u !== ''))];
+  if (names.length === 0) return {};
+  const rows = await ctx.q.all<{ name: string; full_name: string | null; user_image: string | null; email: string | null }>(
+    ctx.dialect.builder.selectFrom('tabUser').select(['name', 'full_name', 'user_image', 'email']).where('name', 'in', names).compile(),
+  );
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const r of rows) out[r.name] = { fullname: r.full_name || r.name, image: r.user_image ?? null, name: r.name, email: r.email ?? null };
+  return out;
+}
+
 /**
  * What a form shows beside a document (reference `docinfo`): its attachments, comments, change
- * history, open assignments, shares and the caller's rights on it, each limited to what the caller
- * may read.
+ * history, open assignments, shares, tags, followers and the caller's rights on it, the related
+ * records each limited to what the caller may read; assignments, tags and followers belong to the
+ * document itself, so whoever reads it sees them (docs/collaboration.md "In docinfo"). `user_info`
+ * names the users all these mention.
  */
 export async function loadDocinfo(ctx: DocContext, documents: DocumentService, doctype: string, doc: Doc): Promise<Record<string, unknown>> {
   const name = String(doc.name);
+  const meta = ctx.metas.get(doctype);
+  const collaborates = meta.collaborationColumns.length > 0;
+  const comments = await related(
+    ctx,
+    documents,
+    'Comment',
+    ['name', 'creation', 'content', 'owner', 'comment_email', 'comment_by', 'comment_type'],
+    { reference_doctype: doctype, reference_name: name, comment_type: 'Comment' },
+    'creation asc',
+  );
+  const versions = await related(ctx, documents, 'Version', ['name', 'owner', 'creation', 'data'], { ref_doctype: doctype, docname: name }, 'creation desc');
+  const assignments = await docinfoAssignments(ctx, doctype, name);
+  const shareFields = ['name', 'user', 'read', 'write', 'share', 'submit', 'everyone'];
+  const shared = await related(ctx, documents, 'DocShare', shareFields, { share_doctype: doctype, share_name: name }, 'creation asc');
+  const follows = collaborates ? await docinfoFollows(ctx, doctype, name) : { followed_by: [], is_document_followed: false };
+  const rowUsers = [comments, versions, assignments, shared].flatMap((rows) => (rows as Doc[]).map((r) => r.owner ?? r.user));
+  const mentioned = [doc.owner, doc.modified_by, ...rowUsers, ...follows.followed_by];
   return {
     doctype,
     name,
     attachments: await related(ctx, documents, 'File', ['name', 'file_name', 'file_url', 'is_private'], { attached_to_doctype: doctype, attached_to_name: name }, 'creation asc'),
-    comments: await related(
-      ctx,
-      documents,
-      'Comment',
-      ['name', 'creation', 'content', 'owner', 'comment_email', 'comment_by', 'comment_type'],
-      { reference_doctype: doctype, reference_name: name, comment_type: 'Comment' },
-      'creation asc',
-    ),
-    versions: await related(ctx, documents, 'Version', ['name', 'owner', 'creation', 'data'], { ref_doctype: doctype, docname: name }, 'creation desc'),
-    assignments: await related(
-      ctx,
-      documents,
-      'ToDo',
-      ['name', 'allocated_to as owner', 'description'],
-      { reference_type: doctype, reference_name: name, status: ['not in', ['Cancelled', 'Closed']] },
-      'creation asc',
-    ),
-    shared: await related(ctx, documents, 'DocShare', ['name', 'user', 'read', 'write', 'share', 'submit', 'everyone'], { share_doctype: doctype, share_name: name }, 'creation asc'),
+    comments,
+    versions,
+    assignments,
+    shared,
+    tags: collaborates ? await docinfoTags(ctx, doctype, name) : '',
+    ...follows,
     permissions: await rights(ctx, documents, doctype, doc),
+    user_info: await userInfo(ctx, mentioned),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { TokenCache } from '../../auth/token-cache.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import type { MethodRegistry } from '../method-registry.js';
+import { registerAmendmentMethods } from './amendment-methods.js';
 import { registerAuthMethods } from './auth-methods.js';
 import { registerClientMethods } from './client-methods.js';
 import { registerCommentMethods } from './comment-methods.js';
@@ -11,10 +12,17 @@ import { registerDeskSearchMethods } from './desk-search-methods.js';
 import { registerDocstatusMethods } from './docstatus-methods.js';
 import { registerFileMethods } from './file-methods.js';
 import { registerFormLoadMethods } from './form-load-methods.js';
+import { registerFormSaveMethods } from './form-save-methods.js';
+import { registerFormUtilsMethods } from './form-utils-methods.js';
 import { registerHealthMethods } from './health-methods.js';
 import { registerLinkMethods } from './link-methods.js';
+import { registerLinkedWithMethods } from './linked-with-methods.js';
+import { registerListActionMethods } from './list-actions-methods.js';
+import { registerListSettingsMethods } from './list-settings-methods.js';
+import { registerPolicyMethods } from './policy-methods.js';
 import { registerRealtimeMethods } from './realtime-methods.js';
 import { registerUserMethods, type RevokeTokens } from './user-methods.js';
+import { registerUserSettingsMethods } from './user-settings-methods.js';
 
 /**
  * The few pieces of the site that only built-in methods use, beyond the services every handler
@@ -46,6 +54,14 @@ export function registerBuiltinMethods(methods: MethodRegistry, internals: Built
   registerDeskSearchMethods(methods);
   registerDeskReportviewMethods(methods);
   registerFormLoadMethods(methods);
+  registerFormSaveMethods(methods);
+  registerFormUtilsMethods(methods);
+  registerLinkedWithMethods(methods);
+  registerAmendmentMethods(methods);
+  registerUserSettingsMethods(methods);
+  registerListActionMethods(methods);
+  registerListSettingsMethods(methods);
+  registerPolicyMethods(methods);
   registerRealtimeMethods(methods);
   registerDeskMethods(methods, internals.siteName);
 }

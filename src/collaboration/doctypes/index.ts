@@ -1,0 +1,10 @@
+import documentFollow from './document-follow.json' with { type: 'json' };
+import tagLink from './tag-link.json' with { type: 'json' };
+import tag from './tag.json' with { type: 'json' };
+
+/** The collaboration DocTypes (docs/collaboration.md); checked and frozen with the core DocTypes. */
+export const COLLABORATION_DOCTYPE_JSON: readonly unknown[] = [tag, tagLink, documentFollow];
+
+export const TAG = 'Tag';
+export const TAG_LINK = 'Tag Link';
+export const DOCUMENT_FOLLOW = 'Document Follow';
