@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isValidTimeZone } from '../datetime/clock.js';
+import { DEFAULT_FILE_STORAGE, parseFileStorageConfig, type FileStorageConfig } from '../files/file-storage-config.js';
 import { DEFAULT_REALTIME_CONFIG, parseRealtimeConfig, type RealtimeConfig } from '../realtime/realtime-config.js';
 import { checkDatabaseUrl } from '../storage/database-url.js';
 import { readConfigObject, SiteConfigError, unknownKeyWarnings } from './site-config-file.js';
@@ -58,6 +59,8 @@ export interface SiteConfig {
   readonly metrics_token: string | null;
   /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
   readonly realtime: RealtimeConfig;
+  /** Where uploaded files live: local disk or an S3-compatible bucket (docs/files.md, "Storage backends"). */
+  readonly file_storage: FileStorageConfig;
 }
 
 /** The `trust_proxy` forms: none, a number of proxy hops, or the proxies' addresses. */
@@ -114,6 +117,7 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   allow_reads_during_maintenance: false,
   metrics_token: null,
   realtime: DEFAULT_REALTIME_CONFIG,
+  file_storage: DEFAULT_FILE_STORAGE,
 };
 
 /** Every key fw reads from site_config.json: SiteConfig's, with realtime's settings at the top level. */
@@ -190,6 +194,9 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
       DEFAULT_CONFIG.metrics_token,
     ),
     realtime: parseRealtimeConfig(raw, (problem) => {
+      throw new SiteConfigError(`site_config.json: ${problem}`);
+    }),
+    file_storage: parseFileStorageConfig(raw.file_storage, (problem) => {
       throw new SiteConfigError(`site_config.json: ${problem}`);
     }),
   };

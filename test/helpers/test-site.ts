@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -29,11 +29,22 @@ export interface TestRequest {
   anonymous?: boolean;
 }
 
+/** Options of startTestSite. */
+export interface TestSiteOptions {
+  /** Written into site_config.json before the site opens (an S3 `file_storage` from s3-server.ts, say). */
+  readonly fileStorage?: Record<string, unknown>;
+}
+
 /** Creates a site on `dialect` in a temp folder, opens it and builds its HTTP app. */
-export async function startTestSite(dialect: DialectCase): Promise<TestSite> {
+export async function startTestSite(dialect: DialectCase, options: TestSiteOptions = {}): Promise<TestSite> {
   const dir = await mkdtemp(join(tmpdir(), 'fw-site-'));
   const db = await dialect.createUrl();
   await createSite(dir, { dbUrl: db.url, adminPassword: ADMIN_PASSWORD });
+  if (options.fileStorage) {
+    const file = join(dir, 'site_config.json');
+    const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, `${JSON.stringify({ ...config, file_storage: options.fileStorage }, null, 2)}\n`, { mode: 0o600 });
+  }
   const site = await openSite(dir);
   const app = await buildApp(site);
   const keys = await app.inject({
