@@ -13,6 +13,12 @@ test('absent or local file_storage is the local disk', () => {
   assert.deepEqual(parse({ backend: 'local' }), { backend: 'local' });
 });
 
+test('bucket settings beside the local backend are kept for migration, not used for serving', () => {
+  const parsed = parse({ ...S3, backend: 'local' });
+  assert.equal(parsed.backend, 'local');
+  assert.equal(parsed.backend === 'local' && parsed.s3?.bucket, 'fw-files');
+});
+
 test('an s3 file_storage gets defaults for what it leaves out', () => {
   assert.deepEqual(parse(S3), {
     backend: 's3',
@@ -35,7 +41,7 @@ test('an s3 file_storage gets defaults for what it leaves out', () => {
 for (const [label, value, message] of [
   ['not an object', 'S3', /"file_storage" must be an object/],
   ['an unknown backend', { backend: 'gcs' }, /"file_storage.backend" must be "local" or "s3"/],
-  ['s3 keys on the local backend', { backend: 'local', bucket: 'x' }, /local backend takes no other keys \(found bucket\)/],
+  ['bad bucket settings beside the local backend', { backend: 'local', bucket: 'X' }, /"file_storage.bucket" must be a bucket name/],
   ['a misspelt key', { ...S3, bukket: 'x' }, /unknown keys: bukket/],
   ['no bucket', { backend: 's3' }, /"file_storage.bucket" must be a bucket name/],
   ['a bucket with capitals', { ...S3, bucket: 'My_Bucket' }, /bucket name/],

@@ -1,9 +1,13 @@
 /** How a file is handed to a client that may read it: streamed by fw, or a redirect to a short-lived bucket URL. */
 export type FileDelivery = 'proxy' | 'redirect';
 
-/** Bytes on the site's own disk (`public/files`, `private/files`). */
+/**
+ * Bytes on the site's own disk (`public/files`, `private/files`). Bucket settings may sit beside
+ * `backend: "local"`: unused for serving, they are where `fw files migrate --to s3` copies to.
+ */
 export interface LocalFileStorage {
   readonly backend: 'local';
+  readonly s3?: S3FileStorage;
 }
 
 /** Bytes in an S3-compatible bucket (docs/files.md, "Storage backends"). */
@@ -74,11 +78,15 @@ export function parseFileStorageConfig(value: unknown, fail: (msg: string) => ne
   if (typeof value !== 'object' || Array.isArray(value)) fail('"file_storage" must be an object like {"backend": "local"} or {"backend": "s3", "bucket": "..."}');
   const raw = value as Record<string, unknown>;
   if (raw.backend === undefined || raw.backend === 'local') {
-    const extra = Object.keys(raw).filter((key) => key !== 'backend');
-    if (extra.length > 0) fail(`"file_storage" with the local backend takes no other keys (found ${extra.join(', ')}); set "backend": "s3" to use them`);
-    return DEFAULT_FILE_STORAGE;
+    if (Object.keys(raw).every((key) => key === 'backend')) return DEFAULT_FILE_STORAGE;
+    return { backend: 'local', s3: parseS3Settings(raw, fail) };
   }
   if (raw.backend !== 's3') fail('"file_storage.backend" must be "local" or "s3"');
+  return parseS3Settings(raw, fail);
+}
+
+/** The bucket settings of `file_storage`, whichever backend serves. */
+function parseS3Settings(raw: Record<string, unknown>, fail: (msg: string) => never): S3FileStorage {
   const unknown = Object.keys(raw).filter((key) => !S3_KEYS.has(key));
   if (unknown.length > 0) fail(`"file_storage" has unknown keys: ${unknown.join(', ')} (known: ${[...S3_KEYS].join(', ')})`);
 

@@ -24,6 +24,8 @@ export interface FileStore {
   stat(key: string): Promise<ObjectInfo | undefined>;
   /** Removes the object; removing a missing object is not an error. */
   remove(key: string): Promise<void>;
+  /** Every key held (staged uploads excluded), for migration and backups; in no particular order. */
+  keys(): AsyncIterable<string>;
   /**
    * A URL that hands the object's bytes to whoever holds it until it expires, for stores that have
    * one (object stores presign); absent on local disk. It decides no access: callers check the

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { constants, copyFile, link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { constants, copyFile, link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ValidationError } from '../errors/index.js';
 import { Meter } from './content-meter.js';
 import type { ByteRange, FileStore, ObjectInfo, OpenedObject, StagedObject, WriteLimits, WrittenObject } from './file-store.js';
-import { parseFileUrl } from './file-url.js';
+import { isStorableName, localFile, parseFileUrl } from './file-url.js';
 import { storageFailure, type StorageFailureReport } from './storage-failure.js';
 
 /** The two folders of a site's files. */
@@ -164,5 +164,19 @@ export class LocalFileStore implements FileStore {
   async remove(key: string): Promise<void> {
     const path = this.#path(key);
     if (path) await rm(path, { force: true });
+  }
+
+  async *keys(): AsyncIterable<string> {
+    for (const [folder, isPrivate] of [
+      [this.#folders.publicFiles, false],
+      [this.#folders.privateFiles, true],
+    ] as const) {
+      const entries = await readdir(folder, { withFileTypes: true }).catch((err: unknown) => {
+        if (isMissing(err)) return [];
+        throw err;
+      });
+      // Temporary `.upload-*` files and anything else no URL reaches are not keys.
+      for (const entry of entries) if (entry.isFile() && isStorableName(entry.name)) yield localFile(entry.name, isPrivate).key;
+    }
   }
 }

@@ -5,6 +5,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -14,7 +15,7 @@ import { FwError, ServiceUnavailableError, ValidationError } from '../errors/ind
 import { Meter } from './content-meter.js';
 import type { ByteRange, DirectUrlOptions, FileStore, ObjectInfo, OpenedObject, StagedObject, WriteLimits, WrittenObject } from './file-store.js';
 import type { S3FileStorage } from './file-storage-config.js';
-import { parseFileUrl } from './file-url.js';
+import { isStorableName, localFile, parseFileUrl } from './file-url.js';
 import type { StorageFailureReport } from './storage-failure.js';
 
 /** Object metadata key holding the sha256 of the bytes, so a stat knows the hash without a download. */
@@ -234,6 +235,23 @@ export class S3FileStore implements FileStore {
   async remove(key: string): Promise<void> {
     const name = this.#objectName(key);
     if (name) await this.#calling(() => this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: name })));
+  }
+
+  async *keys(): AsyncIterable<string> {
+    for (const isPrivate of [false, true]) {
+      const folder = `${this.#prefix}${isPrivate ? 'private' : 'public'}/files/`;
+      let token: string | undefined;
+      do {
+        const page = await this.#calling(() =>
+          this.#client.send(new ListObjectsV2Command({ Bucket: this.#bucket, Prefix: folder, ContinuationToken: token })),
+        );
+        for (const object of page.Contents ?? []) {
+          const name = (object.Key ?? '').slice(folder.length);
+          if (isStorableName(name)) yield localFile(name, isPrivate).key;
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    }
   }
 
   async directUrl(key: string, options: DirectUrlOptions): Promise<string> {
