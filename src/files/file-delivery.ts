@@ -8,7 +8,7 @@ export type RedirectTtl = number | undefined;
 
 /**
  * Whether files of one privacy are handed out as redirects to presigned bucket URLs
- * (docs/files.md, "Delivery"): only on an object store whose `file_storage` asks for it.
+ * (docs/files.md "Delivery"): only on an object store whose `file_storage` asks for it.
  */
 export function redirectTtl(storage: FileStorageConfig, store: FileStore, isPrivate: boolean): RedirectTtl {
   if (storage.backend !== 's3' || !store.directUrl) return undefined;

@@ -10,7 +10,7 @@ export interface LocalFileStorage {
   readonly s3?: S3FileStorage;
 }
 
-/** Bytes in an S3-compatible bucket (docs/files.md, "Storage backends"). */
+/** Bytes in an S3-compatible bucket (docs/files.md "Storage backends"). */
 export interface S3FileStorage {
   readonly backend: 's3';
   readonly bucket: string;
@@ -34,7 +34,7 @@ export type FileStorageConfig = LocalFileStorage | S3FileStorage;
 
 export const DEFAULT_FILE_STORAGE: FileStorageConfig = { backend: 'local' };
 
-/** A presigned URL outlives fw's permission check: it must not live long (docs/security.md, "Files"). */
+/** A presigned URL outlives fw's permission check: it must not live long (docs/security.md "Files"). */
 export const PRESIGN_TTL_MAX_S = 300;
 export const PRESIGN_TTL_DEFAULT_S = 60;
 

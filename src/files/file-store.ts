@@ -29,7 +29,7 @@ export interface FileStore {
   /**
    * A URL that hands the object's bytes to whoever holds it until it expires, for stores that have
    * one (object stores presign); absent on local disk. It decides no access: callers check the
-   * reader's permission first (docs/files.md, "Storage backends").
+   * reader's permission first (docs/files.md "Storage backends").
    */
   directUrl?(key: string, options: DirectUrlOptions): Promise<string>;
   /** Lets go of connections when the site closes. */

@@ -69,7 +69,7 @@ async function copyOne(source: FileStore, target: FileStore, key: string): Promi
 
 /**
  * Copies every stored file of the site in `dir` to the backend `to` from the other one
- * (docs/files.md, "Moving files between backends"): keys stay the same, so File documents need
+ * (docs/files.md "Moving files between backends"): keys stay the same, so File documents need
  * no change. Resumable: a file the target already holds with the same sha256 is skipped. Each copy
  * is read back and checked against the source's hash. Nothing is deleted from the source. Fails,
  * after trying every file, when any could not be copied.

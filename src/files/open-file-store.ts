@@ -6,7 +6,7 @@ import type { StorageFailureReport } from './storage-failure.js';
 
 /**
  * The file store of a site: the one place that picks where bytes live, from `file_storage` in
- * site_config.json (docs/files.md, "Storage backends"). `openSite` calls it once per site;
+ * site_config.json (docs/files.md "Storage backends"). `openSite` calls it once per site;
  * everything that reads or writes files (the File controller, uploads, file routes, file methods)
  * is handed that one store.
  */

@@ -25,7 +25,7 @@ const STAGED_ID = /^[0-9a-f-]{36}$/;
 const PART_SIZE = 8 * 1024 * 1024;
 const QUEUE_SIZE = 2;
 
-/** The SDK client for a site's `file_storage` (docs/files.md, "Storage backends"). */
+/** The SDK client for a site's `file_storage` (docs/files.md "Storage backends"). */
 export function s3Client(config: S3FileStorage): S3Client {
   return new S3Client({
     region: config.region,

@@ -13,7 +13,7 @@ function folderOf(root: string, isPrivate: boolean): string {
 
 /**
  * Downloads every object of a site's bucket into `root/public/files` and `root/private/files`, the
- * layout a backup archive holds whatever the backend (docs/files.md, "Backups"). Answers the count.
+ * layout a backup archive holds whatever the backend (docs/files.md "Backups"). Answers the count.
  */
 export async function downloadBucketFiles(storage: S3FileStorage, root: string): Promise<number> {
   const store = new S3FileStore(storage);

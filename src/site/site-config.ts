@@ -59,7 +59,7 @@ export interface SiteConfig {
   readonly metrics_token: string | null;
   /** Socket.IO and event-stream settings: site_name, socketio_port, realtime_* limits (docs/realtime.md). */
   readonly realtime: RealtimeConfig;
-  /** Where uploaded files live: local disk or an S3-compatible bucket (docs/files.md, "Storage backends"). */
+  /** Where uploaded files live: local disk or an S3-compatible bucket (docs/files.md "Storage backends"). */
   readonly file_storage: FileStorageConfig;
 }
 

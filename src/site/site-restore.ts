@@ -87,7 +87,7 @@ export async function restoreSite(archive: string, dir: string, options: Restore
 
     progress('files');
     if (storage.backend === 's3') {
-      // The archive's folders go into the bucket the restored config names (docs/files.md, "Backups").
+      // The archive's folders go into the bucket the restored config names (docs/files.md "Backups").
       progress(`files into the bucket (${await uploadBucketFiles(storage, staging)})`);
     } else {
       for (const folder of [paths.publicFiles, paths.privateFiles]) {
