@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,8 @@ import S3rver from 's3rver';
 export interface S3Server {
   readonly endpoint: string;
   readonly bucket: string;
+  /** Where s3rver keeps the objects. */
+  readonly directory: string;
   /** A `file_storage` value for site_config.json, under its own prefix so sites sharing the server stay apart. */
   fileStorage(extra?: Record<string, unknown>): Record<string, unknown>;
   close(): Promise<void>;
@@ -19,12 +22,13 @@ export interface S3Server {
 interface S3rverInstance {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
+  readonly httpServer: { unref(): void };
 }
 
 export const TEST_BUCKET = 'fw-test-files';
 
-/** Starts s3rver on a free loopback port, storing under a fresh temporary folder. */
-export async function startS3Server(): Promise<S3Server> {
+/** Starts s3rver on a free loopback port, storing under a fresh temporary folder; `unref`: it does not keep the process alive. */
+export async function startS3Server(options: { unref?: boolean } = {}): Promise<S3Server> {
   const directory = await mkdtemp(join(tmpdir(), 'fw-s3rver-'));
   const server = new S3rver({
     address: '127.0.0.1',
@@ -34,10 +38,12 @@ export async function startS3Server(): Promise<S3Server> {
     configureBuckets: [{ name: TEST_BUCKET }],
   }) as S3rverInstance;
   const address = await server.run();
+  if (options.unref) server.httpServer.unref();
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {
     endpoint,
     bucket: TEST_BUCKET,
+    directory,
     fileStorage(extra = {}) {
       return {
         backend: 's3',
@@ -61,12 +67,12 @@ export async function startS3Server(): Promise<S3Server> {
 
 let shared: Promise<S3Server> | undefined;
 
-/** One s3rver per test process, started on first use and stopped when the process exits. */
+/** One s3rver per test process, started on first use; it does not hold the process open, and its folder goes at exit. */
 export function sharedS3Server(): Promise<S3Server> {
   if (!shared) {
-    shared = startS3Server();
+    shared = startS3Server({ unref: true });
     void shared.then((s) => {
-      process.once('beforeExit', () => void s.close());
+      process.once('exit', () => rmSync(s.directory, { recursive: true, force: true }));
     });
   }
   return shared;

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/http/app.js';
 import { createSite, openSite } from '../../src/site/open-site.js';
 import type { Site } from '../../src/site/site.js';
 import type { DialectCase } from './dialects.js';
+import { sharedS3Server } from './s3-server.js';
 
 export const ADMIN_PASSWORD = 'admin-Secret-42';
 
@@ -40,10 +41,12 @@ export async function startTestSite(dialect: DialectCase, options: TestSiteOptio
   const dir = await mkdtemp(join(tmpdir(), 'fw-site-'));
   const db = await dialect.createUrl();
   await createSite(dir, { dbUrl: db.url, adminPassword: ADMIN_PASSWORD });
-  if (options.fileStorage) {
+  // FW_TEST_FILE_BACKEND=s3 runs a file suite against a bucket on a shared s3rver (docs/files.md "Storage backends").
+  const fileStorage = options.fileStorage ?? (process.env.FW_TEST_FILE_BACKEND === 's3' ? (await sharedS3Server()).fileStorage() : undefined);
+  if (fileStorage) {
     const file = join(dir, 'site_config.json');
     const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    await writeFile(file, `${JSON.stringify({ ...config, file_storage: options.fileStorage }, null, 2)}\n`, { mode: 0o600 });
+    await writeFile(file, `${JSON.stringify({ ...config, file_storage: fileStorage }, null, 2)}\n`, { mode: 0o600 });
   }
   const site = await openSite(dir);
   const app = await buildApp(site);
