@@ -6,7 +6,6 @@ import { sitePaths } from '../site/site-paths.js';
 import type { FileStore } from './file-store.js';
 import type { FileStorageConfig, S3FileStorage } from './file-storage-config.js';
 import { LocalFileStore } from './local-file-store.js';
-import { S3FileStore } from './s3-file-store.js';
 
 /** The two backends a site's files can be moved between. */
 export type FileBackend = 'local' | 's3';
@@ -78,7 +77,10 @@ export async function migrateFiles(dir: string, options: MigrateFilesOptions): P
   const progress = options.progress ?? (() => {});
   const paths = sitePaths(dir);
   const config = await loadSiteConfig(paths.config);
-  const bucket = new S3FileStore(bucketSettings(config.file_storage, paths.config));
+  const settings = bucketSettings(config.file_storage, paths.config);
+  // Loaded on use: the AWS SDK is heavy, and `fw` loads this module for every command.
+  const { S3FileStore } = await import('./s3-file-store.js');
+  const bucket = new S3FileStore(settings);
   const disk = new LocalFileStore(paths);
   const [source, target] = options.to === 's3' ? [disk, bucket] : [bucket, disk];
   const from = options.to === 's3' ? `${paths.publicFiles} and ${paths.privateFiles}` : bucket.location;

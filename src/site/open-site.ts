@@ -78,7 +78,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     registerSystemSettingsController(hooks);
     registerSingleDocTypeController(hooks);
     // Store failures go to the site's logger, which the server replaces once it starts.
-    const files = openFileStore(paths, config.file_storage, (err, folder) => site?.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`));
+    const files = await openFileStore(paths, config.file_storage, (err, folder) => site?.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`));
     registerFileController(hooks, files);
     const documents = new DocumentService({ encryptionKey: config.encryption_key });
     registerUserSelfShare(hooks, documents);

@@ -4,7 +4,6 @@ import type { BackupProgress } from '../storage/database.js';
 import { MANIFEST_FILE, newManifest, type BackupManifest } from './backup-manifest.js';
 import type { Progress } from './install-core.js';
 import { openSiteDatabase } from './open-site-database.js';
-import { downloadBucketFiles } from './bucket-backup.js';
 import { writeArchive } from './site-archive.js';
 import { loadSiteConfig } from './site-config.js';
 import { sitePaths, type SitePaths } from './site-paths.js';
@@ -94,7 +93,11 @@ export async function backupSite(dir: string, options: BackupSiteOptions = {}): 
     // Files in a bucket are downloaded beside the dump, into the folders a local site would have.
     const storage = (await loadSiteConfig(paths.config)).file_storage;
     const filesRoot = storage.backend === 's3' ? join(staging, 'bucket') : paths.root;
-    if (storage.backend === 's3') progress(`files from the bucket (${await downloadBucketFiles(storage, filesRoot)})`);
+    if (storage.backend === 's3') {
+      // Loaded on use: the AWS SDK is heavy, and only bucket-backed sites need it.
+      const { downloadBucketFiles } = await import('./bucket-backup.js');
+      progress(`files from the bucket (${await downloadBucketFiles(storage, filesRoot)})`);
+    }
     const fileParts: string[] = [];
     for (const folder of [paths.publicFiles, paths.privateFiles]) {
       const part = relative(paths.root, folder);

@@ -6,7 +6,6 @@ import { readBackupManifest, type BackupManifest } from './backup-manifest.js';
 import type { Progress } from './install-core.js';
 import { migrateSite, type MigrationSummary } from './migrate-site.js';
 import { siteExists } from './open-site.js';
-import { uploadBucketFiles } from './bucket-backup.js';
 import { extractArchive } from './site-archive.js';
 import { loadSiteConfig } from './site-config.js';
 import { resolveDbUrl, sitePaths, type SitePaths } from './site-paths.js';
@@ -88,6 +87,7 @@ export async function restoreSite(archive: string, dir: string, options: Restore
     progress('files');
     if (storage.backend === 's3') {
       // The archive's folders go into the bucket the restored config names (docs/files.md "Backups").
+      const { uploadBucketFiles } = await import('./bucket-backup.js');
       progress(`files into the bucket (${await uploadBucketFiles(storage, staging)})`);
     } else {
       for (const folder of [paths.publicFiles, paths.privateFiles]) {

@@ -37,7 +37,8 @@ for (const dialect of testDialects()) {
       s3 = await startS3Server();
       raw = s3.fileStorage();
       storage = parseFileStorageConfig(raw, fail) as S3FileStorage;
-      t = await startTestSite(dialect);
+      // Local whatever FW_TEST_FILE_BACKEND says: this suite moves files off the disk.
+      t = await startTestSite(dialect, { fileStorage: { backend: 'local' } });
       owner = await signUp(t, 'owner@example.com');
       stranger = await signUp(t, 'stranger@example.com');
       fileOf(await uploadFile(t, 'hello.txt', 'public hello'));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
-import { text } from 'node:stream/consumers';
+import { buffer } from 'node:stream/consumers';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { s3Client } from '../../src/files/s3-file-store.js';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -100,11 +100,16 @@ export async function filesOnDisk(site: Site): Promise<string[]> {
   return [...(await list(site.paths.publicFiles, 'public')), ...(await list(site.paths.privateFiles, 'private'))].sort();
 }
 
-/** The text stored under `key` (`files/x`, `private/files/x`) in the site's store, whichever backend holds it. */
-export async function storedText(site: Site, key: string): Promise<string> {
+/** The bytes stored under `key` (`files/x`, `private/files/x`) in the site's store, whichever backend holds it. */
+export async function storedBytes(site: Site, key: string): Promise<Buffer> {
   const opened = await site.files.open(key);
   assert.ok(opened, `${key} is stored`);
-  return text(opened.stream);
+  return buffer(opened.stream);
+}
+
+/** storedBytes as UTF-8 text. */
+export async function storedText(site: Site, key: string): Promise<string> {
+  return (await storedBytes(site, key)).toString('utf8');
 }
 
 /** How many File rows the database holds, read directly. */
