@@ -6,7 +6,7 @@ import { s3Client } from '../../src/files/s3-file-store.js';
 import { parseFileStorageConfig, type S3FileStorage } from '../../src/files/file-storage-config.js';
 import { testDialects } from '../helpers/dialects.js';
 import { uploadForm } from '../helpers/multipart-form.js';
-import { fileOf, sha256, signUp, filesOnDisk, uploadFile, type SignedInUser } from '../helpers/file-api.js';
+import { fileOf, sha256, signUp, uploadFile, type SignedInUser } from '../helpers/file-api.js';
 import { reopenWithConfig, type ReopenedSite } from '../helpers/reopen-with-config.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
