@@ -4,9 +4,10 @@ import { readdir } from 'node:fs/promises';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { s3Client } from '../../src/files/s3-file-store.js';
 import { parseFileStorageConfig, type S3FileStorage } from '../../src/files/file-storage-config.js';
+import { freePort } from '../../bench/free-port.js';
 import { testDialects } from '../helpers/dialects.js';
 import { uploadForm } from '../helpers/multipart-form.js';
-import { fileOf, sha256, signUp, uploadFile, type SignedInUser } from '../helpers/file-api.js';
+import { fileOf, fileRowCount, sha256, signUp, uploadFile, type SignedInUser } from '../helpers/file-api.js';
 import { reopenWithConfig, type ReopenedSite } from '../helpers/reopen-with-config.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
@@ -206,6 +207,30 @@ for (const dialect of testDialects()) {
       assert.equal((await del(b.name)).statusCode, 202);
       assert.equal(await objectExists(storage, 'public/files/shared.txt'), false);
       assert.equal((await t.app.inject({ method: 'GET', url: '/files/shared.txt' })).statusCode, 404);
+    });
+
+    test('a bucket that cannot be reached answers 503 ServiceUnavailableError, never a 500, and names no endpoint', async () => {
+      const closed = await freePort();
+      const down = await reopenWithConfig(t, { file_storage: { ...s3.fileStorage(), endpoint: `http://127.0.0.1:${closed}` } });
+      try {
+        const form = uploadForm('lost.txt', 'nowhere to go');
+        const upload = await down.app.inject({
+          method: 'POST',
+          url: '/api/method/upload_file',
+          payload: form.payload,
+          headers: { ...form.headers, authorization: t.adminAuth },
+        });
+        assert.equal(upload.statusCode, 503, upload.body);
+        assert.equal(upload.json().exc_type, 'ServiceUnavailableError');
+        assert.ok(!upload.body.includes(String(closed)), upload.body);
+        const read = await down.app.inject({ method: 'GET', url: '/files/notes.txt' });
+        assert.equal(read.statusCode, 503, read.body);
+        assert.equal(await fileRowCount(t.site), await fileRowCount(down.site), 'one database');
+        const rows = await t.request({ method: 'GET', url: '/api/resource/File?filters=[["file_name","=","lost.txt"]]' });
+        assert.deepEqual(rows.json().data, [], 'no File was stored');
+      } finally {
+        await down.close();
+      }
     });
 
     test('an upload past max_file_size is 413 and leaves no object behind', async () => {
