@@ -1,4 +1,5 @@
 import { backupCommand } from './commands/backup.js';
+import { filesCommand, filesUsage } from './commands/files.js';
 import { migrateCommand } from './commands/migrate.js';
 import { maintenanceCommand, maintenanceUsage } from './commands/maintenance.js';
 import { mailCommand, mailUsage } from './commands/mail.js';
@@ -40,6 +41,7 @@ Commands:
                                                         restore a backup into a site folder, then migrate
   types [--site <dir>] [--out <file>]                   TypeScript types of every DocType, for clients
   mail test <address> [--site <dir>] [--account <name>] send a test mail now; on failure name the step that failed
+  files migrate --to s3|local [--site <dir>]            copy the site's files to the other storage backend
 
 Environment: FW_SITE, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_JOBS, FW_ADMIN_PASSWORD, FW_USER_PASSWORD,
              FW_LOG_LEVEL, FW_LOG_FORMAT`;
@@ -55,6 +57,7 @@ const COMMANDS: Record<string, Command> = {
   maintenance: { run: maintenanceCommand, usage: maintenanceUsage },
   types: { run: typesCommand, usage: typesUsage },
   mail: { run: mailCommand, usage: mailUsage },
+  files: { run: filesCommand, usage: filesUsage },
 };
 
 /** fw's version, from its package.json (two folders up from src/cli and dist/cli alike). */

@@ -24,6 +24,24 @@ export interface FileStore {
   stat(key: string): Promise<ObjectInfo | undefined>;
   /** Removes the object; removing a missing object is not an error. */
   remove(key: string): Promise<void>;
+  /** Every key held (staged uploads excluded), for migration and backups; in no particular order. */
+  keys(): AsyncIterable<string>;
+  /**
+   * A URL that hands the object's bytes to whoever holds it until it expires, for stores that have
+   * one (object stores presign); absent on local disk. It decides no access: callers check the
+   * reader's permission first (docs/files.md "Storage backends").
+   */
+  directUrl?(key: string, options: DirectUrlOptions): Promise<string>;
+  /** Lets go of connections when the site closes. */
+  close?(): void;
+}
+
+/** How a direct URL answers. */
+export interface DirectUrlOptions {
+  readonly expiresInSeconds: number;
+  readonly contentType: string;
+  /** Content-Disposition the bucket sends with the bytes. */
+  readonly contentDisposition?: string;
 }
 
 /** Limits of one write. */
@@ -54,6 +72,8 @@ export interface ByteRange {
 export interface ObjectInfo {
   readonly size: number;
   readonly modified: Date;
+  /** sha256 of the bytes when the store keeps it beside them (object metadata); undefined: read the bytes to know. */
+  readonly contentHash?: string;
 }
 
 /** An opened object: a stream of the asked bytes, and the facts of the whole object. */

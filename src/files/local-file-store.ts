@@ -1,12 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { constants, copyFile, link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { constants, copyFile, link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MaxFileSizeReachedError, ValidationError } from '../errors/index.js';
+import { ValidationError } from '../errors/index.js';
+import { Meter } from './content-meter.js';
 import type { ByteRange, FileStore, ObjectInfo, OpenedObject, StagedObject, WriteLimits, WrittenObject } from './file-store.js';
-import { parseFileUrl } from './file-url.js';
+import { isStorableName, localFile, parseFileUrl } from './file-url.js';
 import { storageFailure, type StorageFailureReport } from './storage-failure.js';
 
 /** The two folders of a site's files. */
@@ -16,32 +17,6 @@ export interface FileFolders {
 }
 
 const STAGED_ID = /^\.upload-[0-9a-f-]{36}\.part$/;
-
-/** Counts and hashes bytes on their way through, and stops the stream past `maxBytes`. */
-class Meter extends Transform {
-  readonly #hash = createHash('sha256');
-  readonly #maxBytes: number;
-  size = 0;
-
-  constructor(maxBytes: number) {
-    super();
-    this.#maxBytes = maxBytes;
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.#maxBytes) {
-      done(new MaxFileSizeReachedError(`File size exceeded the maximum allowed size of ${this.#maxBytes} bytes`));
-      return;
-    }
-    this.#hash.update(chunk);
-    done(null, chunk);
-  }
-
-  digest(): string {
-    return this.#hash.digest('hex');
-  }
-}
 
 function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
@@ -106,7 +81,7 @@ export class LocalFileStore implements FileStore {
       await rm(path, { force: true }).catch(() => {});
       throw err;
     }
-    return { path, id, size: meter.size, contentHash: meter.digest() };
+    return { path, id, size: meter.bytesSeen, contentHash: meter.digest() };
   }
 
   async put(key: string, body: Readable, limits: WriteLimits = {}): Promise<WrittenObject> {
@@ -189,5 +164,19 @@ export class LocalFileStore implements FileStore {
   async remove(key: string): Promise<void> {
     const path = this.#path(key);
     if (path) await rm(path, { force: true });
+  }
+
+  async *keys(): AsyncIterable<string> {
+    for (const [folder, isPrivate] of [
+      [this.#folders.publicFiles, false],
+      [this.#folders.privateFiles, true],
+    ] as const) {
+      const entries = await readdir(folder, { withFileTypes: true }).catch((err: unknown) => {
+        if (isMissing(err)) return [];
+        throw err;
+      });
+      // Temporary `.upload-*` files and anything else no URL reaches are not keys.
+      for (const entry of entries) if (entry.isFile() && isStorableName(entry.name)) yield localFile(entry.name, isPrivate).key;
+    }
   }
 }

@@ -87,7 +87,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     registerSystemSettingsController(hooks);
     registerSingleDocTypeController(hooks);
     // Store failures go to the site's logger, which the server replaces once it starts.
-    const files = openFileStore(paths, (err, folder) => site?.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`));
+    const files = await openFileStore(paths, config.file_storage, (err, folder) => site?.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`));
     registerFileController(hooks, files);
     const documents = new DocumentService({ encryptionKey: config.encryption_key });
     registerUserSelfShare(hooks, documents);
@@ -149,7 +149,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       jobs,
       mail,
     );
-    await warnAboutFileFolders(paths, options.warn);
+    if (config.file_storage.backend === 'local') await warnAboutFileFolders(paths, options.warn);
     const { settingsCache } = site;
     const opened = site;
     registerWebhooks({

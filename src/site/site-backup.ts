@@ -5,6 +5,7 @@ import { MANIFEST_FILE, newManifest, type BackupManifest } from './backup-manife
 import type { Progress } from './install-core.js';
 import { openSiteDatabase } from './open-site-database.js';
 import { writeArchive } from './site-archive.js';
+import { loadSiteConfig } from './site-config.js';
 import { sitePaths, type SitePaths } from './site-paths.js';
 
 /** Options of backupSite. */
@@ -62,7 +63,8 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * Writes one `.tar.gz` holding a site: the database dump (SQLite online backup, or pg_dump),
- * `site_config.json` and the `public/files` and `private/files` folders, plus a manifest that
+ * `site_config.json` and the `public/files` and `private/files` folders (downloaded from the bucket
+ * when the site's files live in one), plus a manifest that
  * restoreSite checks. The site may keep serving meanwhile. Returns the archive's path.
  */
 export async function backupSite(dir: string, options: BackupSiteOptions = {}): Promise<string> {
@@ -88,10 +90,21 @@ export async function backupSite(dir: string, options: BackupSiteOptions = {}): 
     await writeFile(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
     const siteParts = [relative(paths.root, paths.config)];
-    for (const folder of [paths.publicFiles, paths.privateFiles]) {
-      if (await exists(folder)) siteParts.push(relative(paths.root, folder));
+    // Files in a bucket are downloaded beside the dump, into the folders a local site would have.
+    const storage = (await loadSiteConfig(paths.config)).file_storage;
+    const filesRoot = storage.backend === 's3' ? join(staging, 'bucket') : paths.root;
+    if (storage.backend === 's3') {
+      // Loaded on use: the AWS SDK is heavy, and only bucket-backed sites need it.
+      const { downloadBucketFiles } = await import('./bucket-backup.js');
+      progress(`files from the bucket (${await downloadBucketFiles(storage, filesRoot)})`);
     }
-    const totalBytes = await sizeOf(siteParts.map((part) => join(paths.root, part)));
+    const fileParts: string[] = [];
+    for (const folder of [paths.publicFiles, paths.privateFiles]) {
+      const part = relative(paths.root, folder);
+      if (await exists(join(filesRoot, part))) fileParts.push(part);
+    }
+    const totalBytes =
+      (await sizeOf(siteParts.map((part) => join(paths.root, part)))) + (await sizeOf(fileParts.map((part) => join(filesRoot, part))));
     progress(`site_config.json and files (${megabytes(totalBytes)})`);
     const filesDone = percentSteps(progress, 'files');
     // The archive starts with the dump; the files' share of it is what comes after.
@@ -101,6 +114,7 @@ export async function backupSite(dir: string, options: BackupSiteOptions = {}): 
       [
         { cwd: staging, paths: [MANIFEST_FILE, manifest.database] },
         { cwd: paths.root, paths: siteParts },
+        ...(fileParts.length > 0 ? [{ cwd: filesRoot, paths: fileParts }] : []),
       ],
       (bytes) => filesDone(totalBytes === 0 ? 0 : (bytes - dumpBytes) / totalBytes),
     );

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isValidTimeZone } from '../datetime/clock.js';
+import { DEFAULT_FILE_STORAGE, parseFileStorageConfig, type FileStorageConfig } from '../files/file-storage-config.js';
 import { DEFAULT_REALTIME_CONFIG, parseRealtimeConfig, type RealtimeConfig } from '../realtime/realtime-config.js';
 import { DEFAULT_MAIL_CONFIG, parseMailConfig, type MailConfig } from '../mail/mail-config.js';
 import { checkDatabaseUrl } from '../storage/database-url.js';
@@ -67,6 +68,8 @@ export interface SiteConfig {
   readonly realtime: RealtimeConfig;
   /** The reference's mail keys: mail_server, mail_port, use_ssl, use_tls, mail_login, mail_password, auto_email_id (docs/mail.md). */
   readonly mail: MailConfig;
+  /** Where uploaded files live: local disk or an S3-compatible bucket (docs/files.md "Storage backends"). */
+  readonly file_storage: FileStorageConfig;
 }
 
 /** The `trust_proxy` forms: none, a number of proxy hops, or the proxies' addresses. */
@@ -125,6 +128,7 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   metrics_token: null,
   realtime: DEFAULT_REALTIME_CONFIG,
   mail: DEFAULT_MAIL_CONFIG,
+  file_storage: DEFAULT_FILE_STORAGE,
 };
 
 /** Every key fw reads from site_config.json: SiteConfig's, with realtime's settings at the top level. */
@@ -214,6 +218,9 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
       throw new SiteConfigError(`site_config.json: ${problem}`);
     }),
     mail: parseMailConfig(raw, (problem) => {
+      throw new SiteConfigError(`site_config.json: ${problem}`);
+    }),
+    file_storage: parseFileStorageConfig(raw.file_storage, (problem) => {
       throw new SiteConfigError(`site_config.json: ${problem}`);
     }),
   };

@@ -65,7 +65,7 @@ export async function restoreSite(archive: string, dir: string, options: Restore
     }
     const stagedConfig = join(staging, 'restored_site_config.json');
     await writeFile(stagedConfig, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-    await loadSiteConfig(stagedConfig);
+    const { file_storage: storage } = await loadSiteConfig(stagedConfig);
 
     const db = await openDatabase(resolveDbUrl(url, paths), { poolSize: 1, statementTimeoutMs: RESTORE_STATEMENT_TIMEOUT_MS });
     try {
@@ -85,8 +85,14 @@ export async function restoreSite(archive: string, dir: string, options: Restore
     }
 
     progress('files');
-    for (const folder of [paths.publicFiles, paths.privateFiles]) {
-      await replaceContents(join(staging, relative(paths.root, folder)), folder);
+    if (storage.backend === 's3') {
+      // The archive's folders go into the bucket the restored config names (docs/files.md "Backups").
+      const { uploadBucketFiles } = await import('./bucket-backup.js');
+      progress(`files into the bucket (${await uploadBucketFiles(storage, staging)})`);
+    } else {
+      for (const folder of [paths.publicFiles, paths.privateFiles]) {
+        await replaceContents(join(staging, relative(paths.root, folder)), folder);
+      }
     }
     await move(stagedConfig, paths.config);
     restored = true;

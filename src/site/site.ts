@@ -251,6 +251,7 @@ export class Site implements UnitRunner {
   async close(): Promise<void> {
     await this.jobs.flushSources();
     this.maintenance.close();
+    this.files.close?.();
     await this.db.close();
   }
 }

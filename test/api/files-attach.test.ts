@@ -1,10 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { testDialects } from '../helpers/dialects.js';
 import { assertV1Error } from '../helpers/error-envelope.js';
-import { fileOf, fileRowCount, filesOnDisk, postParts, senderHeaders, sha256, signUp, uploadFile, type SignedInUser } from '../helpers/file-api.js';
+import { fileOf, fileRowCount, filesOnDisk, postParts, senderHeaders, sha256, signUp, storedBytes, storedText, uploadFile, type SignedInUser } from '../helpers/file-api.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 
 /** A DocType everyone may read, only System Managers may write. */
@@ -163,14 +161,14 @@ for (const dialect of testDialects()) {
         assert.equal(file.attached_to_field, 'attachment');
         assert.equal(file.folder, 'Home/Attachments');
         assert.equal(file.file_size, bytes.length);
-        assert.deepEqual(await readFile(join(t.site.paths.privateFiles, 'raw.bin')), bytes);
+        assert.deepEqual(await storedBytes(t.site, 'private/files/raw.bin'), bytes);
         const doc = await t.request({ method: 'GET', url: `/api/resource/${encodeURIComponent(BOARD)}/${boardDoc}` });
         assert.equal(doc.json().data.attachment, '/private/files/raw.bin');
       });
 
       test('stores filedata as text without decode_base64', async () => {
         const file = fileOf(await call({ filename: 'plain.txt', filedata: 'plain words', doctype: BOARD, docname: boardDoc }));
-        assert.equal(await readFile(join(t.site.paths.publicFiles, file.file_name), 'utf8'), 'plain words');
+        assert.equal(await storedText(t.site, `files/${file.file_name}`), 'plain words');
       });
 
       test('refuses filedata that is not base64 with 417', async () => {

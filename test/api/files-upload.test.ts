@@ -1,10 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { testDialects } from '../helpers/dialects.js';
 import { assertV1Error, assertV2Error } from '../helpers/error-envelope.js';
-import { fileOf, fileRowCount, filesOnDisk, postForm, postParts, sha256, signUp, uploadFile } from '../helpers/file-api.js';
+import { fileOf, fileRowCount, filesOnDisk, postForm, postParts, sha256, signUp, storedText, uploadFile } from '../helpers/file-api.js';
 import { uploadForm } from '../helpers/multipart-form.js';
 import { reopenWithConfig } from '../helpers/reopen-with-config.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
@@ -49,7 +47,7 @@ for (const dialect of testDialects()) {
       assert.equal(file.is_folder, 0);
       assert.equal(file.docstatus, 0);
       assert.ok(!('attached_to_doctype' in file), 'null fields are left out, as the reference does');
-      assert.equal(await readFile(join(t.site.paths.publicFiles, name), 'utf8'), content);
+      assert.equal(await storedText(t.site, `files/${name}`), content);
     });
 
     test('a private upload is stored under /private/files/ and not in the public folder', async () => {
@@ -58,7 +56,7 @@ for (const dialect of testDialects()) {
       assert.equal(file.is_private, 1);
       assert.equal(file.file_url, `/private/files/${name}`);
       assert.equal(file.file_type, 'PDF');
-      assert.equal(await readFile(join(t.site.paths.privateFiles, name), 'utf8'), content);
+      assert.equal(await storedText(t.site, `private/files/${name}`), content);
       assert.ok(!(await filesOnDisk(t.site)).includes(`public/${name}`));
     });
 
@@ -130,7 +128,7 @@ for (const dialect of testDialects()) {
       const file = fileOf(await uploadFile(t, 'empty.txt', ''));
       assert.equal(file.file_size, 0);
       assert.equal(file.content_hash, sha256(''));
-      assert.equal(await readFile(join(t.site.paths.publicFiles, 'empty.txt'), 'utf8'), '');
+      assert.equal(await storedText(t.site, 'files/empty.txt'), '');
     });
 
     test('the folder field is kept, for a built-in folder and for a folder File', async () => {
@@ -214,8 +212,8 @@ for (const dialect of testDialects()) {
       const suffix = sha256('second content').slice(-6);
       assert.equal(second.file_name, `clash${suffix}.txt`);
       assert.equal(second.file_url, `/files/clash${suffix}.txt`);
-      assert.equal(await readFile(join(t.site.paths.publicFiles, 'clash.txt'), 'utf8'), 'first content');
-      assert.equal(await readFile(join(t.site.paths.publicFiles, `clash${suffix}.txt`), 'utf8'), 'second content');
+      assert.equal(await storedText(t.site, 'files/clash.txt'), 'first content');
+      assert.equal(await storedText(t.site, `files/clash${suffix}.txt`), 'second content');
     });
 
     describe('with max_file_size 1024', () => {

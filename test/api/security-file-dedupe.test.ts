@@ -1,9 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { testDialects } from '../helpers/dialects.js';
-import { fileOf, fileRowCount, filesOnDisk, postParts, signUp, uploadFile, type SignedInUser } from '../helpers/file-api.js';
+import { fileOf, fileRowCount, filesOnDisk, postParts, signUp, storedText, uploadFile, type SignedInUser } from '../helpers/file-api.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 
 /*
@@ -56,7 +54,7 @@ for (const dialect of testDialects()) {
       assert.equal(second.file_url, first.file_url, 'the same owner shares storage');
       const deleted = await t.app.inject({ method: 'DELETE', url: `/api/resource/File/${first.name}`, headers: alice.headers });
       assert.equal(deleted.statusCode, 202, deleted.body);
-      assert.equal(await readFile(join(t.site.paths.publicFiles, 'twice-a.txt'), 'utf8'), content);
+      assert.equal(await storedText(t.site, 'files/twice-a.txt'), content);
       const last = await t.app.inject({ method: 'DELETE', url: `/api/resource/File/${second.name}`, headers: alice.headers });
       assert.equal(last.statusCode, 202, last.body);
       assert.ok(!(await filesOnDisk(t.site)).includes('public/twice-a.txt'), 'the last File took its bytes with it');

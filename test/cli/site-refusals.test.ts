@@ -72,6 +72,17 @@ describe('node bin/fw.js: a broken or misspelt site_config.json', () => {
     }
   });
 
+  test('a file_storage the site cannot use stops it with the key and what to write, and never echoes the secret', async () => {
+    const dir = await scratch.site('site');
+    const config = sitePaths(dir).config;
+    const storage = { backend: 's3', bucket: 'fw-files', access_key_id: 'AK', secret_access_key: 'very-secret-key', presign_ttl_s: 3600 };
+    await writeFile(config, JSON.stringify({ ...JSON.parse(await readFile(config, 'utf8')), file_storage: storage }));
+    const run = await runBin(['migrate', '--site', dir]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /site_config\.json: "file_storage\.presign_ttl_s" must be a whole number of seconds from 1 to 300/);
+    assert.doesNotMatch(run.stderr, /very-secret-key/);
+  });
+
   test('an unknown key is warned about at start, with the key it probably meant', async () => {
     const dir = await scratch.site('site');
     const config = sitePaths(dir).config;

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { s3Client } from '../../src/files/s3-file-store.js';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Site } from '../../src/site/site.js';
 import { multipartForm, uploadForm, type FormPart } from './multipart-form.js';
@@ -77,10 +80,36 @@ export function sha256(content: string | Buffer): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-/** Every entry of the site's public and private file folders, temporary files included, as `public/x` / `private/x`. */
+/**
+ * Every entry of the site's file store, temporary files included, as `public/x` / `private/x`: the
+ * public and private folders on disk, or, for a site whose files are in a bucket, the objects under
+ * its prefix (staged uploads as `staging/<id>`).
+ */
 export async function filesOnDisk(site: Site): Promise<string[]> {
+  const storage = site.config.file_storage;
+  if (storage.backend === 's3') {
+    const client = s3Client(storage);
+    try {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: `${storage.prefix}/` }));
+      return (listed.Contents ?? []).map((o) => String(o.Key).slice(storage.prefix.length + 1).replace(/^(public|private)\/files\//, '$1/')).sort();
+    } finally {
+      client.destroy();
+    }
+  }
   const list = async (dir: string, label: string) => (await readdir(dir).catch(() => [] as string[])).map((f) => `${label}/${f}`);
   return [...(await list(site.paths.publicFiles, 'public')), ...(await list(site.paths.privateFiles, 'private'))].sort();
+}
+
+/** The bytes stored under `key` (`files/x`, `private/files/x`) in the site's store, whichever backend holds it. */
+export async function storedBytes(site: Site, key: string): Promise<Buffer> {
+  const opened = await site.files.open(key);
+  assert.ok(opened, `${key} is stored`);
+  return buffer(opened.stream);
+}
+
+/** storedBytes as UTF-8 text. */
+export async function storedText(site: Site, key: string): Promise<string> {
+  return (await storedBytes(site, key)).toString('utf8');
 }
 
 /** How many File rows the database holds, read directly. */

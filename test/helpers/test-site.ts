@@ -7,6 +7,7 @@ import { createSite, openSite } from '../../src/site/open-site.js';
 import { sitePaths } from '../../src/site/site-paths.js';
 import type { Site } from '../../src/site/site.js';
 import type { DialectCase } from './dialects.js';
+import { sharedS3Server } from './s3-server.js';
 
 export const ADMIN_PASSWORD = 'admin-Secret-42';
 
@@ -34,6 +35,8 @@ export interface TestRequest {
 export interface TestSiteOptions {
   /** Settings merged into site_config.json before the site opens (read at startup, such as webhook_allowed_targets). */
   readonly config?: Record<string, unknown>;
+  /** Written into site_config.json before the site opens (an S3 `file_storage` from s3-server.ts, say). */
+  readonly fileStorage?: Record<string, unknown>;
 }
 
 /** Merges `overrides` into the site_config.json of the site in `dir`. */
@@ -49,6 +52,9 @@ export async function startTestSite(dialect: DialectCase, options: TestSiteOptio
   const db = await dialect.createUrl();
   await createSite(dir, { dbUrl: db.url, adminPassword: ADMIN_PASSWORD });
   if (options.config) await mergeSiteConfig(dir, options.config);
+  // FW_TEST_FILE_BACKEND=s3 runs a file suite against a bucket on a shared s3rver (docs/files.md "Storage backends").
+  const fileStorage = options.fileStorage ?? (process.env.FW_TEST_FILE_BACKEND === 's3' ? (await sharedS3Server()).fileStorage() : undefined);
+  if (fileStorage) await mergeSiteConfig(dir, { file_storage: fileStorage });
   const site = await openSite(dir);
   const app = await buildApp(site);
   const keys = await app.inject({

@@ -4,6 +4,7 @@ import { DoesNotExistError, PermissionError, RangeNotSatisfiableError } from '..
 import { parseRange, UNSATISFIABLE } from '../../files/byte-range.js';
 import { presentationFor } from '../../files/content-types.js';
 import { mayReadFile } from '../../files/file-access.js';
+import { presignedLocation, redirectTtl, type RedirectTtl } from '../../files/file-delivery.js';
 import { filesWithUrl } from '../../files/file-rows.js';
 import type { FileStore, ObjectInfo } from '../../files/file-store.js';
 import { isStorableName, localFile, type LocalFile } from '../../files/file-url.js';
@@ -119,10 +120,16 @@ function rangeStillValid(req: FastifyRequest, etag: string, info: ObjectInfo): b
   return !Number.isNaN(date) && date / 1000 === httpSeconds(info.modified);
 }
 
-/** Streams a stored file with validators, conditional GET and single byte ranges. */
-async function send(store: FileStore, req: FastifyRequest, reply: FastifyReply, servable: Servable, cacheControl: string) {
+/**
+ * Streams a stored file with validators, conditional GET and single byte ranges; or, with a
+ * redirect TTL, answers 302 to a presigned URL (the permission check has passed by now).
+ */
+async function send(store: FileStore, req: FastifyRequest, reply: FastifyReply, servable: Servable, cacheControl: string, redirect?: RedirectTtl) {
   const info = await store.stat(servable.file.key);
   if (!info) throw notFound();
+  const location = redirect === undefined ? undefined : await presignedLocation(store, servable.file, redirect);
+  // Never cached: the URL expires, and a private one must not outlive the check that allowed it.
+  if (location) return reply.code(302).header('Location', location).header('Cache-Control', 'no-store').send();
   const etag = entityTag(servable, info);
   const validators = () =>
     reply.header('ETag', etag).header('Last-Modified', info.modified.toUTCString()).header('Cache-Control', cacheControl);
@@ -150,6 +157,8 @@ async function send(store: FileStore, req: FastifyRequest, reply: FastifyReply, 
 /** `GET /files/<name>` (public) and `GET /private/files/<name>` (permission-checked); HEAD answers the same headers. */
 export function registerFileRoutes(app: FastifyInstance, site: Site): void {
   const store = site.files;
-  app.get('/files/*', async (req, reply) => send(store, req, reply, await publicFile(site, req), PUBLIC_CACHE));
-  app.get('/private/files/*', async (req, reply) => send(store, req, reply, await privateFile(site, req), PRIVATE_CACHE));
+  const publicRedirect = redirectTtl(site.config.file_storage, store, false);
+  const privateRedirect = redirectTtl(site.config.file_storage, store, true);
+  app.get('/files/*', async (req, reply) => send(store, req, reply, await publicFile(site, req), PUBLIC_CACHE, publicRedirect));
+  app.get('/private/files/*', async (req, reply) => send(store, req, reply, await privateFile(site, req), PRIVATE_CACHE, privateRedirect));
 }
