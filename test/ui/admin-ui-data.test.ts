@@ -207,6 +207,25 @@ describe(`admin UI: export and global search (${dialect.name})`, { skip }, () =>
     });
   }
 
+  test('a user who may read only their own cards exports only those', async () => {
+    const { page, problems, context } = await newContext(browser, await baseUrl());
+    await page.setViewportSize({ width: 1440, height: 900 });
+    page.setDefaultTimeout(30_000);
+    await login(page, owner.name, USER_PASSWORD);
+    await page.goto('/app/ledger-card');
+    await page.getByRole('cell', { name: 'Quince orchard notes' }).waitFor();
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Export ${CARD}` });
+    await dialog.getByText('All 1 matching row').waitFor();
+    const file = await downloadFrom(page, () => dialog.getByRole('button', { name: 'Download' }).click());
+    assert.deepEqual(parse(file.bytes, { bom: true }), [
+      ['Sr', 'ID', 'Title', 'Amount'],
+      ['1', 'LC-OWN', 'Quince orchard notes', '7'],
+    ]);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   let base: string | undefined;
   async function baseUrl(): Promise<string> {
     base ??= await listen(t);
