@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, serverMessages } from './api';
+import { ApiError, attachmentName, serverMessages } from './api';
 
 describe('api messages', () => {
   test('decodes _server_messages, a JSON list of JSON texts, and shows markup as text', () => {
@@ -25,5 +25,14 @@ describe('api messages', () => {
     assert.equal(new ApiError(417, 'ValidationError', [{ message: 'a' }, { message: 'b' }]).message, 'a\nb');
     assert.equal(new ApiError(502, '', []).message, 'Error (502)');
     assert.equal(new ApiError(403, 'PermissionError', []).message, 'PermissionError (403)');
+  });
+
+  test("an attachment's name: the exact UTF-8 filename* first, then the plain filename, then the fallback", () => {
+    const both = `attachment; filename="Zo__s ledger.csv"; filename*=UTF-8''Zo%C3%AB%E2%80%99s%20ledger.csv`;
+    assert.equal(attachmentName(both, 'x.csv'), 'Zoë’s ledger.csv');
+    assert.equal(attachmentName('attachment; filename="Plain.xlsx"', 'x.xlsx'), 'Plain.xlsx');
+    assert.equal(attachmentName(`attachment; filename="Bad.csv"; filename*=UTF-8''%E2%ZZ.csv`, 'x.csv'), 'Bad.csv');
+    assert.equal(attachmentName(null, 'Fallback.csv'), 'Fallback.csv');
+    assert.equal(attachmentName('attachment', 'Fallback.csv'), 'Fallback.csv');
   });
 });

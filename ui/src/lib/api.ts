@@ -102,6 +102,51 @@ async function send(verb: string, url: string, body?: unknown): Promise<Record<s
   return json;
 }
 
+/** A file answered by a method: its bytes and the name from `Content-Disposition`. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string;
+}
+
+/**
+ * The file name of a `Content-Disposition: attachment` header: the exact UTF-8 `filename*` when
+ * present (RFC 5987), else the plain `filename` (docs/import-export.md "Export").
+ */
+export function attachmentName(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]!.trim());
+    } catch {
+      // A malformed escape falls back to the plain name below.
+    }
+  }
+  const plain = /filename="([^"]*)"/i.exec(header) ?? /filename=([^;]+)/i.exec(header);
+  return plain ? plain[1]!.trim() : fallback;
+}
+
+/**
+ * POSTs a method that answers a file (with the CSRF token, like every write of the page) and
+ * returns it whole; a refusal arrives as JSON before the first byte and becomes an ApiError.
+ */
+async function download(method: string, args: Record<string, unknown>, fallbackName: string): Promise<DownloadedFile> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  const token = csrfToken();
+  if (token) headers['X-Frappe-CSRF-Token'] = token;
+  const res = await fetch(`/api/method/${method}`, { method: 'POST', headers, body: JSON.stringify(args), credentials: 'same-origin' });
+  if (!res.ok) {
+    let json: Record<string, unknown> = {};
+    try {
+      json = (await res.json()) as Record<string, unknown>;
+    } catch {
+      // Not JSON: the status alone is reported.
+    }
+    throw new ApiError(res.status, String(json.exc_type ?? ''), serverMessages(json));
+  }
+  return { blob: await res.blob(), filename: attachmentName(res.headers.get('Content-Disposition'), fallbackName) };
+}
+
 /** Query string of list parameters: objects and arrays as JSON, as the API expects. */
 function query(params: Record<string, unknown>): string {
   const q = new URLSearchParams();
@@ -165,6 +210,7 @@ export const api = {
     if (options.fieldname) form.set('fieldname', options.fieldname);
     return (await send('POST', '/api/method/upload_file', form)).message as Doc;
   },
+  download,
   async login(usr: string, pwd: string): Promise<Record<string, unknown>> {
     return send('POST', '/api/method/login', { usr, pwd });
   },
