@@ -1,8 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ValidationError } from '../../src/errors/index.js';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { testDialects } from '../helpers/dialects.js';
 import { signUp, type SignedInUser } from '../helpers/file-api.js';
+import { connectSocket, listenOnce } from '../helpers/realtime-client.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 
@@ -48,6 +50,11 @@ for (const dialect of testDialects()) {
       assert.equal(dt.statusCode, 200, dt.body);
       boss = await signUp(t, 'boss@example.com', ['System Manager']);
       clerk = await signUp(t, 'clerk@example.com', ['Staff']);
+      // Refuses after the notifications fired inside the transaction: nothing of it may be heard.
+      t.site.hooks.on('Secret Note', 'on_change', async ({ doc }, next) => {
+        if (doc.title === 'refuse late') throw new ValidationError('refused after the write');
+        await next();
+      });
     });
     after(async () => {
       await sink.stop();
@@ -132,6 +139,47 @@ for (const dialect of testDialects()) {
       assert.equal((await t.request({ method: 'POST', url: `${LOGS}.mark_all_as_read`, body: {}, anonymous: true, headers: boss.headers })).statusCode, 200);
       assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.unread_count, 0);
       assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true })).statusCode, 403);
+    });
+
+    test('the live notification event reaches the recipient only, and only after commit', async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: {
+          name: 'Watched notes',
+          document_type: 'Secret Note',
+          event: 'New',
+          channel: 'System Notification',
+          condition: 'doc.priority == "Watch"',
+          subject: 'Watch {{ doc.title }}',
+          recipients: [{ receiver_by_document_field: 'watcher' }],
+        },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const deputy = await signUp(t, 'deputy@example.com', ['System Manager']);
+      const base = await listenOnce(t);
+      const bossSocket = await connectSocket(base, { headers: boss.headers });
+      const deputySocket = await connectSocket(base, { headers: deputy.headers });
+      try {
+        const refused = await t.request({ method: 'POST', url: '/api/resource/Secret Note', body: { title: 'refuse late', priority: 'Watch', watcher: 'boss@example.com' } });
+        assert.equal(refused.statusCode, 417, refused.body);
+        const doc = await note({ title: 'kept', priority: 'Watch', watcher: 'boss@example.com' });
+        // Events arrive in commit order: the first notification heard is the committed one's.
+        const first = await bossSocket.next('notification');
+        assert.equal(first.subject, 'Watch kept');
+        assert.equal(first.document_name, doc.name);
+        const logs = (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.notification_logs;
+        assert.equal(first.name, logs.find((l: any) => l.subject === 'Watch kept').name);
+        assert.equal(logs.filter((l: any) => l.subject === 'Watch refuse late').length, 0);
+        // The deputy may read the note but is not a recipient: a marker sent after it is all they hear.
+        t.site.realtime.publish('msgprint', 'marker', { user: deputy.name });
+        await deputySocket.next('msgprint');
+        assert.deepEqual(deputySocket.received.filter((r) => r.event === 'notification'), []);
+        assert.equal(bossSocket.received.filter((r) => r.event === 'notification').length, 1);
+      } finally {
+        bossSocket.close();
+        deputySocket.close();
+      }
     });
   });
 }
