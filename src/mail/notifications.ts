@@ -18,7 +18,7 @@ export interface NotificationDeps extends QueueDeps {
   readonly realtime: RealtimePublisher;
 }
 
-type NotificationEvent = 'New' | 'Save' | 'Submit' | 'Cancel' | 'Value Change';
+export type NotificationEvent = 'New' | 'Save' | 'Submit' | 'Cancel' | 'Value Change' | 'Days Before' | 'Days After' | 'Method';
 
 interface RecipientRule {
   readonly field: string;
@@ -27,11 +27,14 @@ interface RecipientRule {
   readonly bcc: string;
 }
 
-interface LoadedNotification {
+export interface LoadedNotification {
   readonly name: string;
   readonly event: NotificationEvent;
   readonly channel: 'Email' | 'System Notification';
   readonly valueChanged: string;
+  readonly method: string;
+  readonly dateChanged: string;
+  readonly daysInAdvance: number;
   readonly condition: Condition | undefined;
   readonly subject: string;
   readonly message: string;
@@ -61,7 +64,7 @@ class NotificationCache {
   }
 }
 
-async function loadNotifications(ctx: DocContext): Promise<Map<string, LoadedNotification[]>> {
+export async function loadNotifications(ctx: DocContext): Promise<Map<string, LoadedNotification[]>> {
   const b = ctx.dialect.builder;
   const rows = await ctx.q.all<Row>(b.selectFrom(ctx.metas.get(NOTIFICATION).tableName).selectAll().where('enabled', '=', 1).compile());
   const rules = await ctx.q.all<Row>(b.selectFrom(ctx.metas.get(NOTIFICATION_RECIPIENT).tableName).selectAll().where('parenttype', '=', NOTIFICATION).orderBy('idx').compile());
@@ -78,6 +81,9 @@ async function loadNotifications(ctx: DocContext): Promise<Map<string, LoadedNot
       event: String(row.event) as NotificationEvent,
       channel: row.channel === 'System Notification' ? 'System Notification' : 'Email',
       valueChanged: String(row.value_changed ?? ''),
+      method: String(row.method ?? ''),
+      dateChanged: String(row.date_changed ?? ''),
+      daysInAdvance: Number(row.days_in_advance ?? 0),
       condition,
       subject: String(row.subject ?? ''),
       message: String(row.message ?? ''),
@@ -109,6 +115,13 @@ export function registerNotifications(hooks: HookRegistry, deps: NotificationDep
     if (Number(doc.attach_print ?? 0) === 1) fail('Attach Print is not available: fw has no printing yet');
     if ((doc.event === 'Submit' || doc.event === 'Cancel') && !meta.isSubmittable) fail(`${doctype} is not submittable: choose another event`);
     if (doc.event === 'Value Change' && !meta.hasColumn(String(doc.value_changed ?? ''))) fail('Value Change needs Value Changed: a field of the document');
+    if (doc.event === 'Days Before' || doc.event === 'Days After') {
+      const type = meta.field(String(doc.date_changed ?? ''))?.def.fieldtype;
+      if (type !== 'Date' && type !== 'Datetime') fail(`${doc.event} needs Reference Date: a Date or Datetime field of the document`);
+      const days = Number(doc.days_in_advance ?? 0);
+      if (!Number.isInteger(days) || days < 0 || days > 3650) fail('Days Before or After must be a whole number from 0 to 3650');
+    }
+    if (doc.event === 'Method' && !/^[A-Za-z_][A-Za-z0-9_]{0,139}$/.test(String(doc.method ?? ''))) fail('Method needs Trigger Method: the name of a document method');
     try {
       parseCondition(String(doc.condition ?? ''));
       await checkMailTemplate(String(doc.subject ?? ''), 'Subject');
@@ -187,7 +200,7 @@ async function mayRead(deps: NotificationDeps, ctx: DocContext, user: string, do
   }
 }
 
-async function fire(deps: NotificationDeps, ctx: DocContext, doctype: string, doc: Doc, n: LoadedNotification): Promise<void> {
+export async function fire(deps: NotificationDeps, ctx: DocContext, doctype: string, doc: Doc, n: LoadedNotification): Promise<void> {
   const name = String(doc.name);
   const to = new Map<string, Reader>();
   const cc: string[] = [];

@@ -13,6 +13,7 @@ import { registerEmailTemplate } from './template-methods.js';
 import { registerPasswordReset } from './password-reset.js';
 import { registerInvitations } from './invitations.js';
 import { registerNotifications } from './notifications.js';
+import { registerDateNotifications } from './notification-dates.js';
 import { registerNotificationLogMethods } from './notification-log-methods.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import { registerUnsubscribeMethod } from './unsubscribe.js';
@@ -54,6 +55,7 @@ export function registerMail(parts: MailParts): MailService {
   registerPasswordReset(parts.hooks, parts.methods, resetDeps);
   registerInvitations(parts.hooks, parts.methods, resetDeps);
   registerNotifications(parts.hooks, parts);
+  registerDateNotifications(parts);
   registerNotificationLogMethods(parts.methods);
   return { queue: (ctx, mail) => queueMail(parts, ctx, mail), send: (ctx, args) => sendFromApp(parts, ctx, args) };
 }

@@ -2,6 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ValidationError } from '../../src/errors/index.js';
 import { JobWorker } from '../../src/jobs/job-worker.js';
+import { siteJobUnits } from '../../src/site/site-jobs.js';
+import { DATE_NOTIFICATIONS_JOB } from '../../src/mail/notification-dates.js';
 import { testDialects } from '../helpers/dialects.js';
 import { signUp, type SignedInUser } from '../helpers/file-api.js';
 import { connectSocket, listenOnce } from '../helpers/realtime-client.js';
@@ -25,7 +27,7 @@ for (const dialect of testDialects()) {
     before(async () => {
       t = await startTestSite(dialect);
       sink = await new SmtpSink().start();
-      worker = new JobWorker(t.site.jobs);
+      worker = new JobWorker(t.site.jobs, { units: siteJobUnits(t.site) });
       const account = await t.request({
         method: 'POST',
         url: '/api/resource/Email Account',
@@ -43,6 +45,8 @@ for (const dialect of testDialects()) {
             { fieldname: 'priority', label: 'Priority', fieldtype: 'Data' },
             { fieldname: 'status', label: 'Status', fieldtype: 'Data' },
             { fieldname: 'watcher', label: 'Watcher', fieldtype: 'Data' },
+            { fieldname: 'due', label: 'Due', fieldtype: 'Date' },
+            { fieldname: 'meeting', label: 'Meeting', fieldtype: 'Datetime' },
           ],
           permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 }],
         },
@@ -180,6 +184,52 @@ for (const dialect of testDialects()) {
         bossSocket.close();
         deputySocket.close();
       }
+    });
+
+    test('Days Before and Days After: the daily job notifies about documents whose date is that many days away, once per run', async () => {
+      for (const bad of [{ date_changed: 'title' }, { date_changed: 'due', days_in_advance: -1 }]) {
+        const res = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { name: 'Bad days', document_type: 'Secret Note', event: 'Days Before', subject: 'x', ...bad } });
+        assert.equal(res.statusCode, 417, res.body);
+      }
+      const create = async (body: Record<string, unknown>) => {
+        const res = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { document_type: 'Secret Note', ...body } });
+        assert.equal(res.statusCode, 200, res.body);
+      };
+      await create({
+        name: 'Due soon',
+        event: 'Days Before',
+        date_changed: 'due',
+        days_in_advance: 3,
+        channel: 'System Notification',
+        subject: 'Due soon: {{ doc.title }}',
+        recipients: [{ receiver_by_document_field: 'watcher' }],
+      });
+      await create({
+        name: 'Met',
+        event: 'Days After',
+        date_changed: 'meeting',
+        days_in_advance: 2,
+        channel: 'Email',
+        condition: 'doc.priority != "Skip"',
+        subject: 'Follow up {{ doc.title }}',
+        recipients: [{ receiver_by_document_field: 'watcher' }],
+      });
+      assert.ok(t.site.jobs.schedules().some((e) => e.handler === DATE_NOTIFICATIONS_JOB && e.when === 'daily'));
+      await note({ title: 'D-3', due: '2030-01-13', watcher: 'boss@example.com' });
+      await note({ title: 'D-4', due: '2030-01-14', watcher: 'boss@example.com' });
+      await note({ title: 'M+2', meeting: '2030-01-08 23:30:00', watcher: 'later@example.com' });
+      await note({ title: 'M+2 skipped', priority: 'Skip', meeting: '2030-01-08 08:00:00', watcher: 'later@example.com' });
+      await note({ title: 'M+1', meeting: '2030-01-09 00:00:00', watcher: 'later@example.com' });
+      const dueLogs = async () =>
+        (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs?limit=500`, anonymous: true, headers: boss.headers })).json().message.notification_logs
+          .map((l: any) => l.subject)
+          .filter((s: string) => s.startsWith('Due soon'));
+      assert.deepEqual(await dueLogs(), [], 'saving a document fires no date notification');
+      await t.site.jobs.enqueue(DATE_NOTIFICATIONS_JOB, { date: '2030-01-10' });
+      await worker.runDue(); // the daily job, then the mail it queued
+      assert.deepEqual(await dueLogs(), ['Due soon: D-3']);
+      const followUps = sink.received.filter((m) => m.to.includes('later@example.com')).map((m) => m.parsed.subject);
+      assert.deepEqual(followUps, ['Follow up M+2']);
     });
   });
 }
