@@ -6,6 +6,7 @@ import { ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
+import type { DocMethodRegistry } from '../rpc/doc-methods.js';
 import type { Row } from '../storage/database.js';
 import { ConditionError, parseCondition, type Condition } from '../webhooks/condition.js';
 import { MAIL_DOCTYPE_NAMES, NOTIFICATION, NOTIFICATION_LOG, NOTIFICATION_RECIPIENT } from './doctypes/index.js';
@@ -103,7 +104,7 @@ export async function loadNotifications(ctx: DocContext): Promise<Map<string, Lo
  * and Notification Logs exist exactly when the write committed; the live `notification` event goes
  * out after the commit. A recipient who may not read the document gets nothing.
  */
-export function registerNotifications(hooks: HookRegistry, deps: NotificationDeps): void {
+export function registerNotifications(hooks: HookRegistry, docMethods: DocMethodRegistry, deps: NotificationDeps): void {
   hooks.on(NOTIFICATION, 'validate', async ({ doc, ctx }, next) => {
     const fail = (message: string): never => {
       throw new ValidationError(message, { doctype: NOTIFICATION });
@@ -159,6 +160,15 @@ export function registerNotifications(hooks: HookRegistry, deps: NotificationDep
       }
     });
   }
+  // A GET runs in a read unit, where nothing may be written: Method notifications fire for the other verbs.
+  docMethods.onRun(async ({ ctx, doctype, method, doc, verb }) => {
+    if (verb === 'GET' || MAIL_DOCTYPE_NAMES.has(doctype) || !ctx.metas.has(NOTIFICATION)) return;
+    for (const n of await cache.for(ctx, doctype)) {
+      if (n.event !== 'Method' || n.method !== method) continue;
+      if (n.condition && !n.condition.matches(doc)) continue;
+      await fire(deps, ctx, doctype, doc, n);
+    }
+  });
 }
 
 interface Reader {

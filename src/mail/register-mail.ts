@@ -54,7 +54,7 @@ export function registerMail(parts: MailParts): MailService {
   const resetDeps = { ...parts, now: () => parts.jobs.clock.now() };
   registerPasswordReset(parts.hooks, parts.methods, resetDeps);
   registerInvitations(parts.hooks, parts.methods, resetDeps);
-  registerNotifications(parts.hooks, parts);
+  registerNotifications(parts.hooks, parts.methods.docMethods, parts);
   registerDateNotifications(parts);
   registerNotificationLogMethods(parts.methods);
   return { queue: (ctx, mail) => queueMail(parts, ctx, mail), send: (ctx, args) => sendFromApp(parts, ctx, args) };

@@ -231,5 +231,46 @@ for (const dialect of testDialects()) {
       const followUps = sink.received.filter((m) => m.to.includes('later@example.com')).map((m) => m.parsed.subject);
       assert.deepEqual(followUps, ['Follow up M+2']);
     });
+
+    test('Method: a successful POST of the named document method fires it; another method, a failed run or a GET does not', async () => {
+      t.site.methods.docMethods.register('Secret Note', 'escalate', async ({ doc }) => {
+        if (doc.priority === 'Broken') throw new ValidationError('cannot escalate');
+        return 'escalated';
+      });
+      t.site.methods.docMethods.register('Secret Note', 'glance', async () => 'seen');
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: {
+          name: 'Escalations',
+          document_type: 'Secret Note',
+          event: 'Method',
+          method: 'escalate',
+          channel: 'System Notification',
+          subject: 'Escalated {{ doc.title }}',
+          recipients: [{ receiver_by_document_field: 'watcher' }],
+        },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const bad = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { name: 'No method', document_type: 'Secret Note', event: 'Method', subject: 'x' } });
+      assert.equal(bad.statusCode, 417, bad.body);
+      const ok = await note({ title: 'Fire', watcher: 'boss@example.com' });
+      const broken = await note({ title: 'Broken one', priority: 'Broken', watcher: 'boss@example.com' });
+      const call = (method: string, dn: string, verb: 'GET' | 'POST' = 'POST') =>
+        verb === 'POST'
+          ? t.request({ method: 'POST', url: '/api/method/run_doc_method', body: { dt: 'Secret Note', dn, method } })
+          : t.request({ method: 'GET', url: `/api/method/run_doc_method?dt=Secret%20Note&dn=${encodeURIComponent(dn)}&method=${method}` });
+      assert.equal((await call('glance', ok.name)).statusCode, 200);
+      assert.equal((await call('escalate', broken.name)).statusCode, 417);
+      assert.equal((await call('escalate', ok.name, 'GET')).statusCode, 200);
+      const fired = await call('escalate', ok.name);
+      assert.equal(fired.statusCode, 200, fired.body);
+      assert.equal(fired.json().message, 'escalated');
+      const logs = (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs?limit=500`, anonymous: true, headers: boss.headers })).json().message.notification_logs;
+      assert.deepEqual(
+        logs.filter((l: any) => l.subject.startsWith('Escalated')).map((l: any) => [l.subject, l.document_name]),
+        [['Escalated Fire', ok.name]],
+      );
+    });
   });
 }
