@@ -4,8 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { testDialects } from '../helpers/dialects.js';
 import { createUser } from '../helpers/permission-users.js';
-import { browserSkipReason, launchBrowser, listen, newContext, urlMatches } from '../helpers/browser.js';
-import { startTestSite, type TestSite } from '../helpers/test-site.js';
+import { browserSkipReason, launchBrowser, listen, login, newContext, urlMatches } from '../helpers/browser.js';
+import { ADMIN_PASSWORD, startTestSite, type TestSite } from '../helpers/test-site.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 
 /*
@@ -72,5 +72,34 @@ describe(`admin UI: password reset (${dialect.name})`, { skip }, () => {
     await other.page.getByRole('alert').filter({ hasText: 'used before or is invalid' }).waitFor();
     await other.context.close();
     assert.deepEqual([...problems, ...other.problems], []);
+  });
+
+  test('a User made in the admin UI gets the welcome mail by default; one made through the API does not', async () => {
+    const admin = await newContext(browser, base);
+    admin.page.setDefaultTimeout(20_000);
+    try {
+      await login(admin.page, 'Administrator', ADMIN_PASSWORD);
+      await admin.page.goto('/app/user/new');
+      const welcome = admin.page.getByLabel('Send Welcome Email');
+      await welcome.waitFor();
+      assert.equal(await welcome.isChecked(), true);
+      await admin.page.getByLabel(/^Email/).fill('newbie@example.com');
+      await admin.page.getByLabel(/^First Name/).fill('Newbie');
+      await admin.page.keyboard.press('Control+s');
+      await urlMatches(admin.page, /\/app\/user\/newbie@example\.com$/);
+      const scripted = await t.request({ method: 'POST', url: '/api/resource/User', body: { email: 'scripted@example.com', first_name: 'Scripted' } });
+      assert.equal(scripted.statusCode, 200, scripted.body);
+      assert.equal(scripted.json().data.send_welcome_email, 0);
+      const sent = sink.received.length;
+      await new JobWorker(t.site.jobs).runDue();
+      await sink.waitFor(sent + 1);
+      const welcomes = sink.received.slice(sent).map((m) => [m.to.join(','), String(m.parsed.subject)]);
+      assert.equal(welcomes.length, 1, JSON.stringify(welcomes));
+      assert.equal(welcomes[0]![0], 'newbie@example.com');
+      assert.match(welcomes[0]![1], /^Welcome/);
+      assert.deepEqual(admin.problems, []);
+    } finally {
+      await admin.context.close();
+    }
   });
 });
