@@ -11,7 +11,7 @@ import { isEmailAddress } from './mail-addresses.js';
 import { limit, USER_METHODS, type ResetDeps } from './password-reset.js';
 import { queueMail } from './queue-mail.js';
 import { newResetKey, storeResetKey } from './reset-keys.js';
-import { NoOutgoingAccountError, resolveSmtpSettings } from './smtp-settings.js';
+import { hasOutgoingMail } from './smtp-settings.js';
 
 /** A welcome link lives three days: longer than a reset link, since the invitee may not be waiting for it. */
 export const WELCOME_LINK_LIFETIME_S = 3 * 24 * 3600;
@@ -51,7 +51,7 @@ export function registerInvitations(hooks: HookRegistry, methods: MethodRegistry
     if (Number(doc.send_welcome_email) === 1 && Number(doc.enabled ?? 1) === 1 && !BUILT_IN_USERS.has(name) && typeof doc.email === 'string' && isEmailAddress(doc.email)) {
       const who = escapeHtml(String(doc.first_name ?? doc.full_name ?? name));
       // Without outgoing mail the user is still made (docs/mail.md "Invitations"): the form ticks the box by default.
-      if (!(await outgoingConfigured(deps, ctx))) {
+      if (!(await hasOutgoingMail({ q: ctx.q, dialect: ctx.dialect, metas: ctx.metas, encryptionKey: deps.encryptionKey, config: deps.config }))) {
         ctx.messages.add(`No welcome mail was sent to ${doc.email}: outgoing mail is not set up. Set a password for the user, or send a reset link once mail works.`);
         await next();
         return;
@@ -111,13 +111,3 @@ export function registerInvitations(hooks: HookRegistry, methods: MethodRegistry
   );
 }
 
-/** True when a default outgoing Email Account (or the site-config fallback) exists. */
-async function outgoingConfigured(deps: ResetDeps, ctx: DocContext): Promise<boolean> {
-  try {
-    await resolveSmtpSettings({ q: ctx.q, dialect: ctx.dialect, metas: ctx.metas, encryptionKey: deps.encryptionKey, config: deps.config });
-    return true;
-  } catch (err) {
-    if (err instanceof NoOutgoingAccountError) return false;
-    throw err;
-  }
-}

@@ -13,6 +13,7 @@ import { MAIL_DOCTYPE_NAMES, NOTIFICATION, NOTIFICATION_LOG, NOTIFICATION_RECIPI
 import { isEmailAddress, parseAddressList } from './mail-addresses.js';
 import { checkMailTemplate, MailTemplateError, renderMailTemplate } from './mail-template.js';
 import { queueMail, type QueueDeps } from './queue-mail.js';
+import { hasOutgoingMail } from './smtp-settings.js';
 
 /** What notifications need. */
 export interface NotificationDeps extends QueueDeps {
@@ -225,6 +226,8 @@ export async function fire(deps: NotificationDeps, ctx: DocContext, doctype: str
   const context = { doc };
   const subject = await renderMailTemplate(n.subject, context, 'text', `The subject of Notification ${n.name}`);
   if (n.channel === 'Email') {
+    // Without outgoing mail an Email notification sends nothing rather than refusing the document's write.
+    if (!(await hasOutgoingMail({ q: ctx.q, dialect: ctx.dialect, metas: ctx.metas, encryptionKey: deps.encryptionKey, config: deps.config }))) return;
     // cc and bcc addresses that belong to users are checked like the others.
     const fixed = async (list: string[]) => {
       const kept: string[] = [];

@@ -116,3 +116,14 @@ export async function defaultSender(scope: AccountScope, accountName?: string): 
     return { address: scope.config.auto_email_id ?? 'notifications@localhost', name: scope.config.email_sender_name ?? undefined, account: undefined };
   }
 }
+
+/** True when mail can go out: a default outgoing Email Account, or `mail_server` in site_config.json. */
+export async function hasOutgoingMail(scope: AccountScope): Promise<boolean> {
+  try {
+    await resolveSmtpSettings(scope);
+    return true;
+  } catch (err) {
+    if (err instanceof NoOutgoingAccountError) return false;
+    throw err;
+  }
+}

@@ -273,4 +273,33 @@ for (const dialect of testDialects()) {
       );
     });
   });
+
+  describe(`notifications without outgoing mail (${dialect.name})`, () => {
+    let t: TestSite;
+    before(async () => {
+      t = await startTestSite(dialect);
+    });
+    after(async () => {
+      await t.close();
+    });
+
+    test('an Email notification sends nothing and never refuses the write', async () => {
+      const dt = await t.request({
+        method: 'POST',
+        url: '/api/resource/DocType',
+        body: { name: 'Plain Note', fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }], permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 }] },
+      });
+      assert.equal(dt.statusCode, 200, dt.body);
+      const rule = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: { name: 'Mail me', document_type: 'Plain Note', event: 'New', channel: 'Email', subject: 'New {{ doc.title }}', recipients: [{ cc: 'someone@example.com' }] },
+      });
+      assert.equal(rule.statusCode, 200, rule.body);
+      const made = await t.request({ method: 'POST', url: '/api/resource/Plain Note', body: { title: 'kept' } });
+      assert.equal(made.statusCode, 200, made.body);
+      assert.equal((await t.request({ method: 'GET', url: '/api/resource/Plain Note?fields=["title"]' })).json().data[0].title, 'kept');
+      assert.deepEqual((await t.request({ method: 'GET', url: '/api/resource/Email Queue?fields=["name"]' })).json().data, []);
+    });
+  });
 }
