@@ -11,6 +11,7 @@ import { isEmailAddress } from './mail-addresses.js';
 import { limit, USER_METHODS, type ResetDeps } from './password-reset.js';
 import { queueMail } from './queue-mail.js';
 import { newResetKey, storeResetKey } from './reset-keys.js';
+import { hasOutgoingMail } from './smtp-settings.js';
 
 /** A welcome link lives three days: longer than a reset link, since the invitee may not be waiting for it. */
 export const WELCOME_LINK_LIFETIME_S = 3 * 24 * 3600;
@@ -49,6 +50,12 @@ export function registerInvitations(hooks: HookRegistry, methods: MethodRegistry
     const name = String(doc.name);
     if (Number(doc.send_welcome_email) === 1 && Number(doc.enabled ?? 1) === 1 && !BUILT_IN_USERS.has(name) && typeof doc.email === 'string' && isEmailAddress(doc.email)) {
       const who = escapeHtml(String(doc.first_name ?? doc.full_name ?? name));
+      // Without outgoing mail the user is still made (docs/mail.md "Invitations"): the form ticks the box by default.
+      if (!(await hasOutgoingMail({ q: ctx.q, dialect: ctx.dialect, metas: ctx.metas, encryptionKey: deps.encryptionKey, config: deps.config }))) {
+        ctx.messages.add(`No welcome mail was sent to ${doc.email}: outgoing mail is not set up. Set a password for the user, or send a reset link once mail works.`);
+        await next();
+        return;
+      }
       await queueLinkMail(deps, ctx, { name, email: doc.email }, `Welcome to ${deps.domain}`, `Dear ${who}, an account was made for you. Open this link to set your password and sign in:`, WELCOME_LINK_LIFETIME_S);
     }
     await next();
@@ -103,3 +110,4 @@ export function registerInvitations(hooks: HookRegistry, methods: MethodRegistry
     },
   );
 }
+

@@ -6,19 +6,21 @@ import { ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
+import type { DocMethodRegistry } from '../rpc/doc-methods.js';
 import type { Row } from '../storage/database.js';
 import { ConditionError, parseCondition, type Condition } from '../webhooks/condition.js';
 import { MAIL_DOCTYPE_NAMES, NOTIFICATION, NOTIFICATION_LOG, NOTIFICATION_RECIPIENT } from './doctypes/index.js';
 import { isEmailAddress, parseAddressList } from './mail-addresses.js';
 import { checkMailTemplate, MailTemplateError, renderMailTemplate } from './mail-template.js';
 import { queueMail, type QueueDeps } from './queue-mail.js';
+import { hasOutgoingMail } from './smtp-settings.js';
 
 /** What notifications need. */
 export interface NotificationDeps extends QueueDeps {
   readonly realtime: RealtimePublisher;
 }
 
-type NotificationEvent = 'New' | 'Save' | 'Submit' | 'Cancel' | 'Value Change';
+export type NotificationEvent = 'New' | 'Save' | 'Submit' | 'Cancel' | 'Value Change' | 'Days Before' | 'Days After' | 'Method';
 
 interface RecipientRule {
   readonly field: string;
@@ -27,11 +29,14 @@ interface RecipientRule {
   readonly bcc: string;
 }
 
-interface LoadedNotification {
+export interface LoadedNotification {
   readonly name: string;
   readonly event: NotificationEvent;
   readonly channel: 'Email' | 'System Notification';
   readonly valueChanged: string;
+  readonly method: string;
+  readonly dateChanged: string;
+  readonly daysInAdvance: number;
   readonly condition: Condition | undefined;
   readonly subject: string;
   readonly message: string;
@@ -61,7 +66,7 @@ class NotificationCache {
   }
 }
 
-async function loadNotifications(ctx: DocContext): Promise<Map<string, LoadedNotification[]>> {
+export async function loadNotifications(ctx: DocContext): Promise<Map<string, LoadedNotification[]>> {
   const b = ctx.dialect.builder;
   const rows = await ctx.q.all<Row>(b.selectFrom(ctx.metas.get(NOTIFICATION).tableName).selectAll().where('enabled', '=', 1).compile());
   const rules = await ctx.q.all<Row>(b.selectFrom(ctx.metas.get(NOTIFICATION_RECIPIENT).tableName).selectAll().where('parenttype', '=', NOTIFICATION).orderBy('idx').compile());
@@ -78,6 +83,9 @@ async function loadNotifications(ctx: DocContext): Promise<Map<string, LoadedNot
       event: String(row.event) as NotificationEvent,
       channel: row.channel === 'System Notification' ? 'System Notification' : 'Email',
       valueChanged: String(row.value_changed ?? ''),
+      method: String(row.method ?? ''),
+      dateChanged: String(row.date_changed ?? ''),
+      daysInAdvance: Number(row.days_in_advance ?? 0),
       condition,
       subject: String(row.subject ?? ''),
       message: String(row.message ?? ''),
@@ -97,7 +105,7 @@ async function loadNotifications(ctx: DocContext): Promise<Map<string, LoadedNot
  * and Notification Logs exist exactly when the write committed; the live `notification` event goes
  * out after the commit. A recipient who may not read the document gets nothing.
  */
-export function registerNotifications(hooks: HookRegistry, deps: NotificationDeps): void {
+export function registerNotifications(hooks: HookRegistry, docMethods: DocMethodRegistry, deps: NotificationDeps): void {
   hooks.on(NOTIFICATION, 'validate', async ({ doc, ctx }, next) => {
     const fail = (message: string): never => {
       throw new ValidationError(message, { doctype: NOTIFICATION });
@@ -109,6 +117,13 @@ export function registerNotifications(hooks: HookRegistry, deps: NotificationDep
     if (Number(doc.attach_print ?? 0) === 1) fail('Attach Print is not available: fw has no printing yet');
     if ((doc.event === 'Submit' || doc.event === 'Cancel') && !meta.isSubmittable) fail(`${doctype} is not submittable: choose another event`);
     if (doc.event === 'Value Change' && !meta.hasColumn(String(doc.value_changed ?? ''))) fail('Value Change needs Value Changed: a field of the document');
+    if (doc.event === 'Days Before' || doc.event === 'Days After') {
+      const type = meta.field(String(doc.date_changed ?? ''))?.def.fieldtype;
+      if (type !== 'Date' && type !== 'Datetime') fail(`${doc.event} needs Reference Date: a Date or Datetime field of the document`);
+      const days = Number(doc.days_in_advance ?? 0);
+      if (!Number.isInteger(days) || days < 0 || days > 3650) fail('Days Before or After must be a whole number from 0 to 3650');
+    }
+    if (doc.event === 'Method' && !/^[A-Za-z_][A-Za-z0-9_]{0,139}$/.test(String(doc.method ?? ''))) fail('Method needs Trigger Method: the name of a document method');
     try {
       parseCondition(String(doc.condition ?? ''));
       await checkMailTemplate(String(doc.subject ?? ''), 'Subject');
@@ -146,6 +161,15 @@ export function registerNotifications(hooks: HookRegistry, deps: NotificationDep
       }
     });
   }
+  // A GET runs in a read unit, where nothing may be written: Method notifications fire for the other verbs.
+  docMethods.onRun(async ({ ctx, doctype, method, doc, verb }) => {
+    if (verb === 'GET' || MAIL_DOCTYPE_NAMES.has(doctype) || !ctx.metas.has(NOTIFICATION)) return;
+    for (const n of await cache.for(ctx, doctype)) {
+      if (n.event !== 'Method' || n.method !== method) continue;
+      if (n.condition && !n.condition.matches(doc)) continue;
+      await fire(deps, ctx, doctype, doc, n);
+    }
+  });
 }
 
 interface Reader {
@@ -187,7 +211,7 @@ async function mayRead(deps: NotificationDeps, ctx: DocContext, user: string, do
   }
 }
 
-async function fire(deps: NotificationDeps, ctx: DocContext, doctype: string, doc: Doc, n: LoadedNotification): Promise<void> {
+export async function fire(deps: NotificationDeps, ctx: DocContext, doctype: string, doc: Doc, n: LoadedNotification): Promise<void> {
   const name = String(doc.name);
   const to = new Map<string, Reader>();
   const cc: string[] = [];
@@ -202,6 +226,8 @@ async function fire(deps: NotificationDeps, ctx: DocContext, doctype: string, do
   const context = { doc };
   const subject = await renderMailTemplate(n.subject, context, 'text', `The subject of Notification ${n.name}`);
   if (n.channel === 'Email') {
+    // Without outgoing mail an Email notification sends nothing rather than refusing the document's write.
+    if (!(await hasOutgoingMail({ q: ctx.q, dialect: ctx.dialect, metas: ctx.metas, encryptionKey: deps.encryptionKey, config: deps.config }))) return;
     // cc and bcc addresses that belong to users are checked like the others.
     const fixed = async (list: string[]) => {
       const kept: string[] = [];

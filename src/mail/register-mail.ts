@@ -13,6 +13,7 @@ import { registerEmailTemplate } from './template-methods.js';
 import { registerPasswordReset } from './password-reset.js';
 import { registerInvitations } from './invitations.js';
 import { recordNotificationLog, registerNotifications, type NotificationLogEntry } from './notifications.js';
+import { registerDateNotifications } from './notification-dates.js';
 import { registerNotificationLogMethods } from './notification-log-methods.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import { registerUnsubscribeMethod } from './unsubscribe.js';
@@ -55,7 +56,8 @@ export function registerMail(parts: MailParts): MailService {
   const resetDeps = { ...parts, now: () => parts.jobs.clock.now() };
   registerPasswordReset(parts.hooks, parts.methods, resetDeps);
   registerInvitations(parts.hooks, parts.methods, resetDeps);
-  registerNotifications(parts.hooks, parts);
+  registerNotifications(parts.hooks, parts.methods.docMethods, parts);
+  registerDateNotifications(parts);
   registerNotificationLogMethods(parts.methods);
   return {
     queue: (ctx, mail) => queueMail(parts, ctx, mail),

@@ -85,7 +85,7 @@ function fromConfig(config: MailConfig): SmtpSettings {
   const implicitTls = config.use_ssl;
   const startTls = !implicitTls && config.use_tls;
   const auth = config.mail_login && config.mail_password ? { user: config.mail_login, pass: config.mail_password } : undefined;
-  const fromAddress = config.auto_email_id ?? config.mail_login ?? 'notifications@localhost';
+  const fromAddress = config.auto_email_id ?? config.mail_login ?? FALLBACK_SENDER;
   return {
     account: undefined,
     host: config.mail_server,
@@ -98,6 +98,14 @@ function fromConfig(config: MailConfig): SmtpSettings {
     fromName: config.email_sender_name ?? undefined,
   };
 }
+
+/**
+ * The From when neither an Email Account nor `auto_email_id` names one: a well-formed address (the
+ * queue checks every address it stores), so a mail asked for before mail is set up is queued like
+ * any other, and a password reset answers the same whether or not mail works (docs/mail.md
+ * "Password reset").
+ */
+export const FALLBACK_SENDER = 'notifications@localhost.localdomain';
 
 function defaultPort(implicitTls: boolean, startTls: boolean): number {
   if (implicitTls) return 465;
@@ -113,6 +121,17 @@ export async function defaultSender(scope: AccountScope, accountName?: string): 
     const s = await resolveSmtpSettings(scope, accountName);
     return { address: s.fromAddress, name: s.fromName, account: s.account };
   } catch {
-    return { address: scope.config.auto_email_id ?? 'notifications@localhost', name: scope.config.email_sender_name ?? undefined, account: undefined };
+    return { address: scope.config.auto_email_id ?? FALLBACK_SENDER, name: scope.config.email_sender_name ?? undefined, account: undefined };
+  }
+}
+
+/** True when mail can go out: a default outgoing Email Account, or `mail_server` in site_config.json. */
+export async function hasOutgoingMail(scope: AccountScope): Promise<boolean> {
+  try {
+    await resolveSmtpSettings(scope);
+    return true;
+  } catch (err) {
+    if (err instanceof NoOutgoingAccountError) return false;
+    throw err;
   }
 }

@@ -42,6 +42,19 @@ export interface DocMethodOptions {
   readonly appliesTo?: (meta: Meta) => boolean;
 }
 
+/** A successful run of a document method, as listeners see it (inside the caller's unit of work). */
+export interface DocMethodRun {
+  readonly ctx: DocContext;
+  readonly doctype: string;
+  readonly method: string;
+  /** The document after the method (as stored if it saved it). */
+  readonly doc: Doc;
+  /** GET runs in a read unit: a listener must not write then. */
+  readonly verb: HttpVerb;
+}
+
+export type DocMethodListener = (run: DocMethodRun) => Promise<void>;
+
 /** A registered document method. */
 export interface DocMethodDefinition {
   readonly doctype: string;
@@ -58,6 +71,17 @@ const DEFAULT_VERBS: readonly HttpVerb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 /** Controller methods by DocType (`*` for every DocType), callable through run_doc_method and run_method. */
 export class DocMethodRegistry {
   readonly #methods = new Map<string, DocMethodDefinition>();
+  readonly #listeners: DocMethodListener[] = [];
+
+  /** Calls `listener` after every successful run of a whitelisted document method (Method notifications, docs/mail.md "Notifications"). */
+  onRun(listener: DocMethodListener): void {
+    this.#listeners.push(listener);
+  }
+
+  /** The listeners of successful runs, in registration order. */
+  get runListeners(): readonly DocMethodListener[] {
+    return this.#listeners;
+  }
 
   /** Registers `handler` as method `name` of `doctype` (or of every DocType with `*`), replacing an earlier one. */
   register(doctype: string, name: string, handler: DocMethodHandler, options: DocMethodOptions = {}): this {
@@ -165,7 +189,9 @@ export async function invokeDocMethod(inv: DocMethodInvocation): Promise<DocMeth
   }
 
   const result = await definition.handler({ ctx, services, doc, args: inv.args, http: inv.http });
-  return { result, doc: await documentAfter(inv, stored, doc) };
+  const after = await documentAfter(inv, stored, doc);
+  for (const listener of inv.docMethods.runListeners) await listener({ ctx, doctype, method: inv.method, doc: after, verb: inv.http.verb });
+  return { result, doc: after };
 }
 
 /** The document as stored, without permission checks; undefined once deleted. */

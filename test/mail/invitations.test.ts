@@ -91,4 +91,22 @@ for (const dialect of testDialects()) {
       assert.equal(bea.first_name, 'Bea', 'the existing account is unchanged');
     });
   });
+
+  describe(`invitations without outgoing mail (${dialect.name})`, () => {
+    let t: TestSite;
+    before(async () => {
+      t = await startTestSite(dialect);
+    });
+    after(async () => {
+      await t.close();
+    });
+
+    test('a User asked to get the welcome mail is still created, with a message saying no mail went out', async () => {
+      const res = await t.request({ method: 'POST', url: '/api/resource/User', body: { email: 'nomail@example.com', first_name: 'No', send_welcome_email: 1 } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(String(res.json()._server_messages), /No welcome mail was sent to nomail@example\.com: outgoing mail is not set up/);
+      const queued = await t.request({ method: 'GET', url: '/api/resource/Email Queue?fields=["name"]' });
+      assert.deepEqual(queued.json().data, []);
+    });
+  });
 }

@@ -1,8 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ValidationError } from '../../src/errors/index.js';
 import { JobWorker } from '../../src/jobs/job-worker.js';
+import { siteJobUnits } from '../../src/site/site-jobs.js';
+import { DATE_NOTIFICATIONS_JOB } from '../../src/mail/notification-dates.js';
 import { testDialects } from '../helpers/dialects.js';
 import { signUp, type SignedInUser } from '../helpers/file-api.js';
+import { connectSocket, listenOnce } from '../helpers/realtime-client.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 
@@ -23,7 +27,7 @@ for (const dialect of testDialects()) {
     before(async () => {
       t = await startTestSite(dialect);
       sink = await new SmtpSink().start();
-      worker = new JobWorker(t.site.jobs);
+      worker = new JobWorker(t.site.jobs, { units: siteJobUnits(t.site) });
       const account = await t.request({
         method: 'POST',
         url: '/api/resource/Email Account',
@@ -41,6 +45,8 @@ for (const dialect of testDialects()) {
             { fieldname: 'priority', label: 'Priority', fieldtype: 'Data' },
             { fieldname: 'status', label: 'Status', fieldtype: 'Data' },
             { fieldname: 'watcher', label: 'Watcher', fieldtype: 'Data' },
+            { fieldname: 'due', label: 'Due', fieldtype: 'Date' },
+            { fieldname: 'meeting', label: 'Meeting', fieldtype: 'Datetime' },
           ],
           permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 }],
         },
@@ -48,6 +54,11 @@ for (const dialect of testDialects()) {
       assert.equal(dt.statusCode, 200, dt.body);
       boss = await signUp(t, 'boss@example.com', ['System Manager']);
       clerk = await signUp(t, 'clerk@example.com', ['Staff']);
+      // Refuses after the notifications fired inside the transaction: nothing of it may be heard.
+      t.site.hooks.on('Secret Note', 'on_change', async ({ doc }, next) => {
+        if (doc.title === 'refuse late') throw new ValidationError('refused after the write');
+        await next();
+      });
     });
     after(async () => {
       await sink.stop();
@@ -132,6 +143,163 @@ for (const dialect of testDialects()) {
       assert.equal((await t.request({ method: 'POST', url: `${LOGS}.mark_all_as_read`, body: {}, anonymous: true, headers: boss.headers })).statusCode, 200);
       assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.unread_count, 0);
       assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true })).statusCode, 403);
+    });
+
+    test('the live notification event reaches the recipient only, and only after commit', async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: {
+          name: 'Watched notes',
+          document_type: 'Secret Note',
+          event: 'New',
+          channel: 'System Notification',
+          condition: 'doc.priority == "Watch"',
+          subject: 'Watch {{ doc.title }}',
+          recipients: [{ receiver_by_document_field: 'watcher' }],
+        },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const deputy = await signUp(t, 'deputy@example.com', ['System Manager']);
+      const base = await listenOnce(t);
+      const bossSocket = await connectSocket(base, { headers: boss.headers });
+      const deputySocket = await connectSocket(base, { headers: deputy.headers });
+      try {
+        const refused = await t.request({ method: 'POST', url: '/api/resource/Secret Note', body: { title: 'refuse late', priority: 'Watch', watcher: 'boss@example.com' } });
+        assert.equal(refused.statusCode, 417, refused.body);
+        const doc = await note({ title: 'kept', priority: 'Watch', watcher: 'boss@example.com' });
+        // Events arrive in commit order: the first notification heard is the committed one's.
+        const first = await bossSocket.next('notification');
+        assert.equal(first.subject, 'Watch kept');
+        assert.equal(first.document_name, doc.name);
+        const logs = (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.notification_logs;
+        assert.equal(first.name, logs.find((l: any) => l.subject === 'Watch kept').name);
+        assert.equal(logs.filter((l: any) => l.subject === 'Watch refuse late').length, 0);
+        // The deputy may read the note but is not a recipient: a marker sent after it is all they hear.
+        t.site.realtime.publish('msgprint', 'marker', { user: deputy.name });
+        await deputySocket.next('msgprint');
+        assert.deepEqual(deputySocket.received.filter((r) => r.event === 'notification'), []);
+        assert.equal(bossSocket.received.filter((r) => r.event === 'notification').length, 1);
+      } finally {
+        bossSocket.close();
+        deputySocket.close();
+      }
+    });
+
+    test('Days Before and Days After: the daily job notifies about documents whose date is that many days away, once per run', async () => {
+      for (const bad of [{ date_changed: 'title' }, { date_changed: 'due', days_in_advance: -1 }]) {
+        const res = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { name: 'Bad days', document_type: 'Secret Note', event: 'Days Before', subject: 'x', ...bad } });
+        assert.equal(res.statusCode, 417, res.body);
+      }
+      const create = async (body: Record<string, unknown>) => {
+        const res = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { document_type: 'Secret Note', ...body } });
+        assert.equal(res.statusCode, 200, res.body);
+      };
+      await create({
+        name: 'Due soon',
+        event: 'Days Before',
+        date_changed: 'due',
+        days_in_advance: 3,
+        channel: 'System Notification',
+        subject: 'Due soon: {{ doc.title }}',
+        recipients: [{ receiver_by_document_field: 'watcher' }],
+      });
+      await create({
+        name: 'Met',
+        event: 'Days After',
+        date_changed: 'meeting',
+        days_in_advance: 2,
+        channel: 'Email',
+        condition: 'doc.priority != "Skip"',
+        subject: 'Follow up {{ doc.title }}',
+        recipients: [{ receiver_by_document_field: 'watcher' }],
+      });
+      assert.ok(t.site.jobs.schedules().some((e) => e.handler === DATE_NOTIFICATIONS_JOB && e.when === 'daily'));
+      await note({ title: 'D-3', due: '2030-01-13', watcher: 'boss@example.com' });
+      await note({ title: 'D-4', due: '2030-01-14', watcher: 'boss@example.com' });
+      await note({ title: 'M+2', meeting: '2030-01-08 23:30:00', watcher: 'later@example.com' });
+      await note({ title: 'M+2 skipped', priority: 'Skip', meeting: '2030-01-08 08:00:00', watcher: 'later@example.com' });
+      await note({ title: 'M+1', meeting: '2030-01-09 00:00:00', watcher: 'later@example.com' });
+      const dueLogs = async () =>
+        (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs?limit=500`, anonymous: true, headers: boss.headers })).json().message.notification_logs
+          .map((l: any) => l.subject)
+          .filter((s: string) => s.startsWith('Due soon'));
+      assert.deepEqual(await dueLogs(), [], 'saving a document fires no date notification');
+      await t.site.jobs.enqueue(DATE_NOTIFICATIONS_JOB, { date: '2030-01-10' });
+      await worker.runDue(); // the daily job, then the mail it queued
+      assert.deepEqual(await dueLogs(), ['Due soon: D-3']);
+      const followUps = sink.received.filter((m) => m.to.includes('later@example.com')).map((m) => m.parsed.subject);
+      assert.deepEqual(followUps, ['Follow up M+2']);
+    });
+
+    test('Method: a successful POST of the named document method fires it; another method, a failed run or a GET does not', async () => {
+      t.site.methods.docMethods.register('Secret Note', 'escalate', async ({ doc }) => {
+        if (doc.priority === 'Broken') throw new ValidationError('cannot escalate');
+        return 'escalated';
+      });
+      t.site.methods.docMethods.register('Secret Note', 'glance', async () => 'seen');
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: {
+          name: 'Escalations',
+          document_type: 'Secret Note',
+          event: 'Method',
+          method: 'escalate',
+          channel: 'System Notification',
+          subject: 'Escalated {{ doc.title }}',
+          recipients: [{ receiver_by_document_field: 'watcher' }],
+        },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const bad = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { name: 'No method', document_type: 'Secret Note', event: 'Method', subject: 'x' } });
+      assert.equal(bad.statusCode, 417, bad.body);
+      const ok = await note({ title: 'Fire', watcher: 'boss@example.com' });
+      const broken = await note({ title: 'Broken one', priority: 'Broken', watcher: 'boss@example.com' });
+      const call = (method: string, dn: string, verb: 'GET' | 'POST' = 'POST') =>
+        verb === 'POST'
+          ? t.request({ method: 'POST', url: '/api/method/run_doc_method', body: { dt: 'Secret Note', dn, method } })
+          : t.request({ method: 'GET', url: `/api/method/run_doc_method?dt=Secret%20Note&dn=${encodeURIComponent(dn)}&method=${method}` });
+      assert.equal((await call('glance', ok.name)).statusCode, 200);
+      assert.equal((await call('escalate', broken.name)).statusCode, 417);
+      assert.equal((await call('escalate', ok.name, 'GET')).statusCode, 200);
+      const fired = await call('escalate', ok.name);
+      assert.equal(fired.statusCode, 200, fired.body);
+      assert.equal(fired.json().message, 'escalated');
+      const logs = (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs?limit=500`, anonymous: true, headers: boss.headers })).json().message.notification_logs;
+      assert.deepEqual(
+        logs.filter((l: any) => l.subject.startsWith('Escalated')).map((l: any) => [l.subject, l.document_name]),
+        [['Escalated Fire', ok.name]],
+      );
+    });
+  });
+
+  describe(`notifications without outgoing mail (${dialect.name})`, () => {
+    let t: TestSite;
+    before(async () => {
+      t = await startTestSite(dialect);
+    });
+    after(async () => {
+      await t.close();
+    });
+
+    test('an Email notification sends nothing and never refuses the write', async () => {
+      const dt = await t.request({
+        method: 'POST',
+        url: '/api/resource/DocType',
+        body: { name: 'Plain Note', fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }], permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 }] },
+      });
+      assert.equal(dt.statusCode, 200, dt.body);
+      const rule = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: { name: 'Mail me', document_type: 'Plain Note', event: 'New', channel: 'Email', subject: 'New {{ doc.title }}', recipients: [{ cc: 'someone@example.com' }] },
+      });
+      assert.equal(rule.statusCode, 200, rule.body);
+      const made = await t.request({ method: 'POST', url: '/api/resource/Plain Note', body: { title: 'kept' } });
+      assert.equal(made.statusCode, 200, made.body);
+      assert.equal((await t.request({ method: 'GET', url: '/api/resource/Plain Note?fields=["title"]' })).json().data[0].title, 'kept');
+      assert.deepEqual((await t.request({ method: 'GET', url: '/api/resource/Email Queue?fields=["name"]' })).json().data, []);
     });
   });
 }

@@ -150,3 +150,31 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+/*
+ * A site with no outgoing mail at all (no Email Account, no mail_server): the reset answer must still
+ * not tell known addresses from unknown ones, and nothing may fail (docs/mail.md "Password reset").
+ */
+for (const dialect of testDialects()) {
+  describe(`password reset without outgoing mail (${dialect.name})`, () => {
+    let t: TestSite;
+    before(async () => {
+      t = await startTestSite(dialect);
+    });
+    after(async () => {
+      await t.close();
+    });
+
+    test('a known and an unknown address get byte-identical 200 answers', async () => {
+      await signUp(t, 'nomail@example.com');
+      const answers = [];
+      for (const user of ['nomail@example.com', 'stranger@example.com']) {
+        const res = await t.request({ method: 'POST', url: `${USER}.reset_password`, body: { user }, anonymous: true });
+        assert.equal(res.statusCode, 200, res.body);
+        answers.push({ body: res.body, type: res.headers['content-type'] });
+      }
+      assert.deepEqual(answers[0], answers[1]);
+      assert.deepEqual(JSON.parse(answers[0]!.body), { message: ANSWER });
+    });
+  });
+}

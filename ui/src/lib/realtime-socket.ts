@@ -1,4 +1,4 @@
-import { dispatch, useTransport, type DocUpdate } from './realtime';
+import { dispatch, dispatchNotification, useTransport, type DocUpdate, type NotificationEvent } from './realtime';
 
 /*
  * The Socket.IO transport: the reference's protocol as fw serves it at /socket.io (namespace: the
@@ -27,8 +27,11 @@ export async function startRealtime(siteName: string | null): Promise<void> {
   const docs = new Map<string, number>();
   socket.on('list_update', (data: DocUpdate) => dispatch('list_update', data));
   socket.on('doc_update', (data: DocUpdate) => dispatch('doc_update', data));
+  socket.on('notification', (data: NotificationEvent) => dispatchNotification(data));
   // Rooms belong to one connection: after a reconnect every subscription is asked for again.
   socket.on('connect', () => {
+    // Marks the page as listening (the user's own room is joined on connect), as data-realtime-joined does for rooms.
+    document.documentElement.dataset.realtimeConnected = '1';
     for (const doctype of lists) socket.emit('doctype_subscribe', doctype, joined);
     for (const key of docs.keys()) {
       const [doctype, name] = JSON.parse(key) as [string, string];

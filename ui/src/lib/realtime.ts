@@ -43,6 +43,27 @@ export function dispatch(event: 'list_update' | 'doc_update', data: DocUpdate): 
   }
 }
 
+/** The `notification` event: a Notification Log was made for this user (docs/mail.md "Notifications"). */
+export interface NotificationEvent {
+  name: string;
+  subject: string;
+  document_type: string;
+  document_name: string;
+}
+
+const notificationListeners = new Set<(event: NotificationEvent) => void>();
+
+/** Calls `fn` on every `notification` event to the signed-in user; returns the unsubscribe. */
+export function onNotification(fn: (event: NotificationEvent) => void): () => void {
+  notificationListeners.add(fn);
+  return () => notificationListeners.delete(fn);
+}
+
+/** Hands a `notification` event from the transport to its listeners. */
+export function dispatchNotification(data: NotificationEvent): void {
+  for (const fn of notificationListeners) fn(data);
+}
+
 /** What a transport must do: join and leave the reference's rooms. */
 export interface Transport {
   subscribeList(doctype: string): void;
