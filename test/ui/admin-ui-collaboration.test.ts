@@ -116,7 +116,7 @@ describe(`admin UI: collaboration, list settings and reports (${dialect.name})`,
     assert.deepEqual(info.assignments.map((a: { owner: string }) => a.owner), ['jane@claims.test']);
     assert.equal(info.tags, 'urgent');
     assert.equal(info.is_document_followed, true);
-    const [liked] = dataOf(await t.request({ method: 'GET', url: `/api/resource/${CLAIM}?fields=["name","_liked_by"]&filters=[["name","=","${claim.name}"]]` }));
+    const [liked] = dataOf(await t.request({ method: 'GET', url: `/api/resource/${CLAIM}?fields=["name","_liked_by"]&filters=[["name","=","${claim.name}"]]` })) as unknown as { _liked_by: string }[];
     assert.deepEqual(JSON.parse(liked._liked_by), ['Administrator']);
 
     await checkScreens('form-panel', () => panel.locator('[data-tag]', { hasText: 'urgent' }).waitFor());
