@@ -103,6 +103,17 @@ for (const dialect of testDialects()) {
         assert.equal(await storedCount(t, 'Workflow'), count);
       });
 
+      test('getdoctype names the active workflow (for the form), and null for a DocType without one', async () => {
+        const form = async (doctype: string) =>
+          (await actAs(t, clerk, { method: 'GET', url: `/api/method/fw.desk.form.load.getdoctype?doctype=${encodeURIComponent(doctype)}` })).json().docs[0].__workflow;
+        assert.equal(await form('ToDo'), null);
+        assert.equal(await form(LEAVE), null, 'no workflow yet');
+        const wf = await t.request({ method: 'POST', url: '/api/resource/Workflow', body: { workflow_name: 'Probe', document_type: LEAVE, is_active: 0, states: STATES, transitions: TRANSITION_ROWS } });
+        assert.equal(wf.statusCode, 200);
+        assert.equal(await form(LEAVE), null, 'an inactive workflow is not named');
+        assert.equal((await t.request({ method: 'DELETE', url: resourceUrl('Workflow', 'Probe') })).statusCode, 202);
+      });
+
       test('a transition from Draft straight to Cancelled is refused, as the reference refuses it', async () => {
         const body = assertError(
           await t.request({
@@ -132,6 +143,8 @@ for (const dialect of testDialects()) {
         assert.equal(wf.transitions[1].allow_self_approval, 0);
         assert.equal(wf.transitions[0].allow_self_approval, 1, 'self approval is allowed by default');
         for (const s of STATES) assert.equal(dataOf(await t.request({ method: 'GET', url: resourceUrl('Workflow State', s.state) })).workflow_state_name, s.state);
+        const meta = (await actAs(t, clerk, { method: 'GET', url: `/api/method/fw.desk.form.load.getdoctype?doctype=${encodeURIComponent(LEAVE)}` })).json();
+        assert.equal(meta.docs[0].__workflow, WORKFLOW_NAME, 'getdoctype names the active workflow');
         assert.equal(dataOf(await t.request({ method: 'GET', url: resourceUrl('Workflow Action Master', 'Approve') })).workflow_action_name, 'Approve');
       });
     });

@@ -6,6 +6,7 @@ const routes: RouteRecordRaw[] = [
   { path: '/app', name: 'home', component: () => import('./views/HomeView.vue') },
   { path: '/app/role-permission-manager', name: 'role-permissions', component: () => import('./views/RolePermissionsView.vue') },
   { path: '/app/data-import-tool', name: 'data-import', component: () => import('./views/DataImportView.vue') },
+  { path: '/app/query-report/:name(.*)', name: 'query-report', component: () => import('./views/QueryReportView.vue'), props: true },
   { path: '/app/doctype/new', name: 'doctype-new', component: () => import('./views/DocTypeBuilder.vue') },
   { path: '/app/doctype/:name(.*)', name: 'doctype-edit', component: () => import('./views/DocTypeBuilder.vue'), props: true },
   { path: '/app/:doctype', name: 'list', component: () => import('./views/ListView.vue'), props: true },

@@ -84,6 +84,19 @@ async function latestModified(call: MethodCall, names: readonly string[]): Promi
 }
 
 /**
+ * The name of the active Workflow of `doctype`, or null: the form asks for transitions only when
+ * there is one (docs/workflows.md "In the admin UI"). A site without the Workflow DocType has none.
+ */
+async function activeWorkflow(call: MethodCall, doctype: string): Promise<string | null> {
+  const { q, dialect, metas } = call.ctx;
+  if (!metas.has('Workflow')) return null;
+  const rows = await q.all<{ name: string }>(
+    dialect.builder.selectFrom(metas.get('Workflow').tableName).select('name').where('document_type', '=', doctype).where('is_active', '=', 1).orderBy('modified', 'desc').limit(1).compile(),
+  );
+  return rows[0]?.name ?? null;
+}
+
+/**
  * `fw.desk.form.load.getdoctype`: the DocType and the child DocTypes of its tables, as the
  * reference's method answers them (`docs` at the top level of the body), with fields at permlevels
  * the caller may not read removed. Child tables follow their parent's levels. `user_settings` (the
@@ -101,7 +114,7 @@ async function getDocType(call: MethodCall): Promise<string | undefined> {
   const levels = permittedLevels(principal, meta, 'read');
   // The caller's rights ride on the DocType's own document, for the buttons the form shows.
   const rights = { ...(await rightsOn(call, meta)), write_levels: [...permittedLevels(principal, meta, 'write')].sort() };
-  const docs: Record<string, unknown>[] = [{ ...visibleDefinition(meta, levels), __rights: rights }];
+  const docs: Record<string, unknown>[] = [{ ...visibleDefinition(meta, levels), __rights: rights, __workflow: await activeWorkflow(call, doctype) }];
   for (const table of meta.tableFields) {
     const child = table.def.options;
     if (isWithheld(table.def, levels) || !child || !metas.has(child) || docs.some((d) => d.name === child)) continue;
