@@ -29,10 +29,7 @@ export class PostgresBaselineStore implements BaselineStore {
   /** Connects to the fw site's database. */
   static async open(url: string): Promise<PostgresBaselineStore> {
     const pool = new pg.Pool({ connectionString: url, max: 10, types: types as pg.CustomTypesConfig });
-    const info = await pool.query<{ column_name: string }>(
-      'select column_name from information_schema.columns where table_name = $1',
-      [TABLE],
-    );
+    const info = await pool.query<{ column_name: string }>('select column_name from information_schema.columns where table_name = $1', [TABLE]);
     if (info.rows.length === 0) {
       await pool.end();
       throw new Error(`baseline: no table ${TABLE} in the database`);

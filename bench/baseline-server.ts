@@ -5,8 +5,19 @@ import type { BaselineStore, Row } from './baseline-store.js';
 
 /** The ToDo columns a client may write: a hand-written endpoint knows its table, not a DocType. */
 const WRITABLE = new Set([
-  'status', 'priority', 'color', 'date', 'allocated_to', 'description', 'reference_type',
-  'reference_name', 'role', 'assigned_by', 'assigned_by_full_name', 'sender', 'assignment_rule',
+  'status',
+  'priority',
+  'color',
+  'date',
+  'allocated_to',
+  'description',
+  'reference_type',
+  'reference_name',
+  'role',
+  'assigned_by',
+  'assigned_by_full_name',
+  'sender',
+  'assignment_rule',
 ]);
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -30,8 +41,17 @@ function writable(values: unknown): Row {
 function newRow(values: unknown): Row {
   const now = timestamp();
   return {
-    name: randomName(), owner: 'Administrator', creation: now, modified: now, modified_by: 'Administrator',
-    docstatus: 0, idx: 0, status: 'Open', priority: 'Medium', date: now.slice(0, 10), ...writable(values),
+    name: randomName(),
+    owner: 'Administrator',
+    creation: now,
+    modified: now,
+    modified_by: 'Administrator',
+    docstatus: 0,
+    idx: 0,
+    status: 'Open',
+    priority: 'Medium',
+    date: now.slice(0, 10),
+    ...writable(values),
   };
 }
 

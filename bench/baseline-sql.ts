@@ -60,9 +60,7 @@ export function parseFilters(raw: unknown): Filter[] {
     });
   }
   if (typeof value === 'object') {
-    return Object.entries(value).map(([field, v]) =>
-      Array.isArray(v) ? ([field, String(v[0]).toLowerCase(), v[1]] as const) : ([field, '=', v] as const),
-    );
+    return Object.entries(value).map(([field, v]) => (Array.isArray(v) ? ([field, String(v[0]).toLowerCase(), v[1]] as const) : ([field, '=', v] as const)));
   }
   throw badRequest('filters must be a list or a dict');
 }

@@ -27,15 +27,33 @@ const PASSWORD = 'bench-Secret-42';
 const WORDS = ['apple', 'pear', 'plum', 'cherry', 'melon', 'grape', 'lemon', 'lime', 'mango', 'peach', 'kiwi', 'fig', 'date', 'olive', 'guava', 'papaya'];
 
 async function adminToken(origin: string, password: string): Promise<string> {
-  const login = await fetch(`${origin}/api/method/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ usr: 'Administrator', pwd: password }) });
-  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('sid='))!.split(';')[0];
-  const keys = await fetch(`${origin}/api/method/fw.core.doctype.user.user.generate_keys`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"user":"Administrator"}' });
+  const login = await fetch(`${origin}/api/method/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ usr: 'Administrator', pwd: password }),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('sid='))!
+    .split(';')[0];
+  const keys = await fetch(`${origin}/api/method/fw.core.doctype.user.user.generate_keys`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: '{"user":"Administrator"}',
+  });
   const { api_key, api_secret } = ((await keys.json()) as { message: { api_key: string; api_secret: string } }).message;
   return `token ${api_key}:${api_secret}`;
 }
 
 /** Writes rows `from + 1` to `to` of `table` straight into it (the API would take minutes). */
-async function fillRows(engine: 'sqlite' | 'postgres', dbFile: string | undefined, dbUrl: string | undefined, table: string, from: number, to: number): Promise<void> {
+async function fillRows(
+  engine: 'sqlite' | 'postgres',
+  dbFile: string | undefined,
+  dbUrl: string | undefined,
+  table: string,
+  from: number,
+  to: number,
+): Promise<void> {
   const words = WORDS.map((w) => `'${w}'`);
   if (engine === 'sqlite') {
     const db = new Database(dbFile!);
@@ -76,7 +94,13 @@ const SLIP_FIELDS = (search: 0 | 1) => [
 ];
 
 /** Export: rows per second and peak server memory, for each size, CSV and Excel. */
-async function exportBench(entry: FwEntry, dialect: 'sqlite' | 'postgres', dbUrl: string | undefined, quick: boolean, log: (line: string) => void): Promise<void> {
+async function exportBench(
+  entry: FwEntry,
+  dialect: 'sqlite' | 'postgres',
+  dbUrl: string | undefined,
+  quick: boolean,
+  log: (line: string) => void,
+): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'fw-bench-export-'));
   const site = createFwSite(entry, dir, dbUrl);
   const started = await startFw(entry, site, { cores: undefined, workers: 1, logLevel: 'warn' });
@@ -97,7 +121,9 @@ async function exportBench(entry: FwEntry, dialect: 'sqlite' | 'postgres', dbUrl
       for (const format of ['CSV', 'Excel']) {
         resetPeakRss(server.pid);
         const t0 = performance.now();
-        const answer = await fetch(`${server.origin}/api/method/fw.desk.reportview.export_query?doctype=Bench%20Export&file_format_type=${format}`, { headers: { authorization: auth } }).catch((err: Error) => {
+        const answer = await fetch(`${server.origin}/api/method/fw.desk.reportview.export_query?doctype=Bench%20Export&file_format_type=${format}`, {
+          headers: { authorization: auth },
+        }).catch((err: Error) => {
           throw new Error(`export ${size} ${format} failed: ${err.message}; server output:\n${server.output()}`);
         });
         if (answer.status !== 200) throw new Error(`export: ${answer.status} ${await answer.text()}`);
@@ -105,7 +131,9 @@ async function exportBench(entry: FwEntry, dialect: 'sqlite' | 'postgres', dbUrl
         for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
         const seconds = (performance.now() - t0) / 1000;
         const peak = peakRssBytes(server.pid);
-        log(`  ${dialect}: export ${size} rows ${format}: ${(size / seconds).toFixed(0)} rows/s, ${(bytes / 2 ** 20).toFixed(1)} MiB, server peak RSS ${peak === undefined ? '?' : (peak / 2 ** 20).toFixed(0)} MiB`);
+        log(
+          `  ${dialect}: export ${size} rows ${format}: ${(size / seconds).toFixed(0)} rows/s, ${(bytes / 2 ** 20).toFixed(1)} MiB, server peak RSS ${peak === undefined ? '?' : (peak / 2 ** 20).toFixed(0)} MiB`,
+        );
       }
     }
   } finally {
@@ -119,7 +147,12 @@ async function insertRate(app: FastifyInstance, auth: string, doctype: string, s
   const start = performance.now();
   let n = 0;
   while (performance.now() < end) {
-    const res = await app.inject({ method: 'POST', url: `/api/resource/${encodeURIComponent(doctype)}`, headers: { authorization: auth }, payload: { title: `insert ${n} ${WORDS[n % 16]}`, notes: 'some notes' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/resource/${encodeURIComponent(doctype)}`,
+      headers: { authorization: auth },
+      payload: { title: `insert ${n} ${WORDS[n % 16]}`, notes: 'some notes' },
+    });
     if (res.statusCode !== 200) throw new Error(`insert failed: ${res.statusCode} ${res.body}`);
     n += 1;
   }
@@ -135,24 +168,46 @@ async function searchBench(dialect: 'sqlite' | 'postgres', dbUrl: string | undef
   try {
     const login = await app.inject({ method: 'POST', url: '/api/method/login', payload: { usr: 'Administrator', pwd: PASSWORD } });
     const sid = login.cookies.find((c) => c.name === 'sid')?.value ?? '';
-    const keys = await app.inject({ method: 'POST', url: '/api/method/fw.core.doctype.user.user.generate_keys', payload: { user: 'Administrator' }, cookies: { sid } });
+    const keys = await app.inject({
+      method: 'POST',
+      url: '/api/method/fw.core.doctype.user.user.generate_keys',
+      payload: { user: 'Administrator' },
+      cookies: { sid },
+    });
     const { api_key, api_secret } = keys.json().message as { api_key: string; api_secret: string };
     const auth = `token ${api_key}:${api_secret}`;
-    for (const [name, search] of [['Bench Found', 1], ['Bench Plain', 0]] as const) {
-      const res = await app.inject({ method: 'POST', url: '/api/resource/DocType', headers: { authorization: auth }, payload: { name, fields: SLIP_FIELDS(search) } });
+    for (const [name, search] of [
+      ['Bench Found', 1],
+      ['Bench Plain', 0],
+    ] as const) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/resource/DocType',
+        headers: { authorization: auth },
+        payload: { name, fields: SLIP_FIELDS(search) },
+      });
       if (res.statusCode !== 200) throw new Error(`DocType: ${res.body}`);
     }
     const docs = quick ? 10_000 : 100_000;
     await fillRows(dialect, dbUrl ? undefined : join(dir, 'site.db'), dbUrl, 'tabBench Found', 0, docs);
     let t0 = performance.now();
-    await app.inject({ method: 'POST', url: '/api/method/fw.utils.global_search.rebuild_for_doctype', headers: { authorization: auth }, payload: { doctype: 'Bench Found' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/method/fw.utils.global_search.rebuild_for_doctype',
+      headers: { authorization: auth },
+      payload: { doctype: 'Bench Found' },
+    });
     await new JobWorker(site.jobs).runDue();
     log(`  ${dialect}: indexed ${docs} documents in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const queries = quick ? 100 : 1000;
     t0 = performance.now();
     for (let i = 0; i < queries; i++) {
       const text = i % 4 === 3 ? `ROW-${String((i * 7919) % docs).padStart(8, '0')}` : `${WORDS[i % 16]} ${i % 2 ? 'notes' : ''}`;
-      const res = await app.inject({ method: 'GET', url: `/api/method/frappe.utils.global_search.search?text=${encodeURIComponent(text)}`, headers: { authorization: auth } });
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/method/frappe.utils.global_search.search?text=${encodeURIComponent(text)}`,
+        headers: { authorization: auth },
+      });
       if (res.statusCode !== 200) throw new Error(`search: ${res.body}`);
     }
     log(`  ${dialect}: search over ${docs} documents: ${(queries / ((performance.now() - t0) / 1000)).toFixed(0)} queries/s (one at a time)`);

@@ -41,11 +41,7 @@ export function createFwSite(entry: FwEntry, dir: string, dbUrl: string | undefi
  * Starts `fw serve` on the site, waits until it answers, and gets the bench user's API key.
  * Resolves with `unsupported` (and a reason) when this fw does not know `--workers`.
  */
-export async function startFw(
-  entry: FwEntry,
-  site: FwSite,
-  options: FwServeOptions,
-): Promise<{ server: FwServer } | { unsupported: string }> {
+export async function startFw(entry: FwEntry, site: FwSite, options: FwServeOptions): Promise<{ server: FwServer } | { unsupported: string }> {
   const port = await freePort();
   const args = [...entry.nodeArgs, 'serve', '--site', site.dir, '--host', '127.0.0.1', '--port', String(port)];
   if (options.workers > 1) args.push('--workers', String(options.workers));

@@ -26,7 +26,12 @@ interface ImportFigures {
 async function adminToken(app: FastifyInstance): Promise<string> {
   const login = await app.inject({ method: 'POST', url: '/api/method/login', payload: { usr: 'Administrator', pwd: PASSWORD } });
   const sid = login.cookies.find((c) => c.name === 'sid')?.value ?? '';
-  const keys = await app.inject({ method: 'POST', url: '/api/method/fw.core.doctype.user.user.generate_keys', payload: { user: 'Administrator' }, cookies: { sid } });
+  const keys = await app.inject({
+    method: 'POST',
+    url: '/api/method/fw.core.doctype.user.user.generate_keys',
+    payload: { user: 'Administrator' },
+    cookies: { sid },
+  });
   const { api_key, api_secret } = keys.json().message as { api_key: string; api_secret: string };
   return `token ${api_key}:${api_secret}`;
 }
@@ -66,10 +71,19 @@ async function benchImport(dir: string, dbUrl: string | undefined, dialect: stri
     const lines = ['Title,Qty,Due'];
     for (let i = 0; i < rows; i++) lines.push(`Row ${i},${i % 100},${String((i % 28) + 1).padStart(2, '0')}-01-2024`);
     const form = multipart('bench.csv', lines.join('\n'));
-    const upload = await app.inject({ method: 'POST', url: '/api/method/upload_file', headers: { authorization: auth, ...form.headers }, payload: form.payload });
+    const upload = await app.inject({
+      method: 'POST',
+      url: '/api/method/upload_file',
+      headers: { authorization: auth, ...form.headers },
+      payload: form.payload,
+    });
     if (upload.statusCode !== 200) throw new Error(`upload: ${upload.statusCode} ${upload.body}`);
     const fileUrl = (upload.json() as { message: { file_url: string } }).message.file_url;
-    const made = await call('POST', '/api/resource/Data Import', { reference_doctype: 'Bench Import', import_type: 'Insert New Records', import_file: fileUrl });
+    const made = await call('POST', '/api/resource/Data Import', {
+      reference_doctype: 'Bench Import',
+      import_type: 'Insert New Records',
+      import_file: fileUrl,
+    });
     const name = made.data.name as string;
 
     let start = performance.now();
@@ -106,7 +120,10 @@ async function benchImport(dir: string, dbUrl: string | undefined, dialect: stri
 
 /** Runs the import scenario on each dialect asked for (both by default; PostgreSQL when reachable). */
 export async function runImportBench(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv.filter((a) => a !== '--import'), options: { rows: { type: 'string' }, dialect: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({
+    args: argv.filter((a) => a !== '--import'),
+    options: { rows: { type: 'string' }, dialect: { type: 'string', multiple: true } },
+  });
   const rows = values.rows === undefined ? 100_000 : Number(values.rows);
   if (!Number.isInteger(rows) || rows < 1) {
     console.error(`bench: --rows takes a whole number above 0\n\n${IMPORT_USAGE}`);

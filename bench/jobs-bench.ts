@@ -37,7 +37,12 @@ async function waitFor(check: () => Promise<boolean>): Promise<void> {
 async function adminToken(app: FastifyInstance): Promise<string> {
   const login = await app.inject({ method: 'POST', url: '/api/method/login', payload: { usr: 'Administrator', pwd: PASSWORD } });
   const sid = login.cookies.find((c) => c.name === 'sid')?.value ?? '';
-  const keys = await app.inject({ method: 'POST', url: '/api/method/fw.core.doctype.user.user.generate_keys', payload: { user: 'Administrator' }, cookies: { sid } });
+  const keys = await app.inject({
+    method: 'POST',
+    url: '/api/method/fw.core.doctype.user.user.generate_keys',
+    payload: { user: 'Administrator' },
+    cookies: { sid },
+  });
   const { api_key, api_secret } = keys.json().message as { api_key: string; api_secret: string };
   return `token ${api_key}:${api_secret}`;
 }
@@ -86,7 +91,13 @@ async function benchSite(site: Site, dialect: 'sqlite' | 'postgres', quick: bool
       method: 'POST',
       url: '/api/resource/Webhook',
       headers: { authorization: auth },
-      payload: { webhook_doctype: 'ToDo', webhook_docevent: 'after_insert', request_url: url, enabled: 0, webhook_json: '{"name": "{{ doc.name }}", "text": "{{ doc.description }}"}' },
+      payload: {
+        webhook_doctype: 'ToDo',
+        webhook_docevent: 'after_insert',
+        request_url: url,
+        enabled: 0,
+        webhook_json: '{"name": "{{ doc.name }}", "text": "{{ doc.description }}"}',
+      },
     });
     const hookName = hook.json().data.name as string;
     const setEnabled = (enabled: number) =>
@@ -103,7 +114,9 @@ async function benchSite(site: Site, dialect: 'sqlite' | 'postgres', quick: bool
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const insertsPerSecondWithout = median(without);
     const insertsPerSecondWith = median(withHook);
-    log(`  ${dialect}: inserts ${insertsPerSecondWithout.toFixed(0)}/s without a webhook, ${insertsPerSecondWith.toFixed(0)}/s with one (ratio ${(insertsPerSecondWith / insertsPerSecondWithout).toFixed(2)})`);
+    log(
+      `  ${dialect}: inserts ${insertsPerSecondWithout.toFixed(0)}/s without a webhook, ${insertsPerSecondWith.toFixed(0)}/s with one (ratio ${(insertsPerSecondWith / insertsPerSecondWithout).toFixed(2)})`,
+    );
 
     // 3. Deliveries per second: the deliveries those inserts recorded, drained by the workers.
     // The outbox's last batch is written first, so every recorded delivery has its job.
@@ -118,7 +131,14 @@ async function benchSite(site: Site, dialect: 'sqlite' | 'postgres', quick: bool
     const deliveriesPerSecond = pending / ((performance.now() - started) / 1000);
     await delivering.stop();
     log(`  ${dialect}: ${pending} webhook deliveries at ${deliveriesPerSecond.toFixed(0)}/s`);
-    return { dialect, jobsPerSecond, deliveriesPerSecond, insertsPerSecondWithout, insertsPerSecondWith, ratio: insertsPerSecondWith / insertsPerSecondWithout };
+    return {
+      dialect,
+      jobsPerSecond,
+      deliveriesPerSecond,
+      insertsPerSecondWithout,
+      insertsPerSecondWith,
+      ratio: insertsPerSecondWith / insertsPerSecondWithout,
+    };
   } finally {
     receiver.close();
     await app.close();

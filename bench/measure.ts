@@ -179,7 +179,10 @@ export async function measureStream(fw: Target, baseline: Target, repeats: numbe
   resetPeakRss(fw.pid);
   resetPeakRss(baseline.pid);
   for (let i = 0; i < repeats; i++) {
-    for (const [key, target] of [['fw', fw], ['baseline', baseline]] as const) {
+    for (const [key, target] of [
+      ['fw', fw],
+      ['baseline', baseline],
+    ] as const) {
       const r = await fetchAll(target, i === 0 && key === 'fw');
       if (r.error) {
         errors[key] += 1;

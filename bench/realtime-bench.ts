@@ -69,10 +69,13 @@ async function connectAll(origin: string, auth: string, count: number): Promise<
       io(`${origin}/127.0.0.1`, { transports: ['websocket'], extraHeaders: { authorization: auth }, reconnection: false, forceNew: true }),
     );
     await Promise.all(
-      group.map((s) => new Promise<void>((resolve, reject) => {
-        s.once('connect', () => resolve());
-        s.once('connect_error', reject);
-      })),
+      group.map(
+        (s) =>
+          new Promise<void>((resolve, reject) => {
+            s.once('connect', () => resolve());
+            s.once('connect_error', reject);
+          }),
+      ),
     );
     sockets.push(...group);
   }
@@ -108,7 +111,9 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
     await sleep(3000);
     const after = rssBytes(server.pid);
     const perSocketKB = (after - before) / options.sockets / 1024;
-    log(`${options.sockets} idle sockets: server RSS ${(before / 2 ** 20).toFixed(1)} -> ${(after / 2 ** 20).toFixed(1)} MB, ${perSocketKB.toFixed(1)} KB per socket`);
+    log(
+      `${options.sockets} idle sockets: server RSS ${(before / 2 ** 20).toFixed(1)} -> ${(after / 2 ** 20).toFixed(1)} MB, ${perSocketKB.toFixed(1)} KB per socket`,
+    );
 
     await Promise.all(sockets.map((s) => s.timeout(30_000).emitWithAck('doctype_subscribe', 'ToDo')));
 
@@ -160,7 +165,9 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
     const positive = latencies.map((l) => Math.max(0, l));
     if (failed > 0) log(`first failed update: ${firstFailure}`);
     log(`updates: ${sent} committed (${failed} failed) at ${achievedRate.toFixed(1)}/s over ${options.seconds} s, ${sockets.length} subscribed sockets`);
-    log(`update sent -> receipt (bounds commit -> receipt): p50 ${percentile(positive, 50).toFixed(1)} ms, p99 ${percentile(positive, 99).toFixed(1)} ms, max ${percentile(positive, 100).toFixed(1)} ms`);
+    log(
+      `update sent -> receipt (bounds commit -> receipt): p50 ${percentile(positive, 50).toFixed(1)} ms, p99 ${percentile(positive, 99).toFixed(1)} ms, max ${percentile(positive, 100).toFixed(1)} ms`,
+    );
     log(`events: expected ${expected}, received ${received}, lost ${lost}`);
     log(`server RSS at the end: ${(rssBytes(server.pid) / 2 ** 20).toFixed(1)} MB`);
     return lost === 0 && failed === 0 ? 0 : 1;

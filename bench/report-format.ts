@@ -29,7 +29,14 @@ export function sizeHeading(run: RunResult, size: SizeResult): string {
 
 /** Column titles of the scenario table. */
 export const SCENARIO_COLUMNS = [
-  'scenario', 'fw req/s', 'baseline req/s', 'fw / baseline', 'fw p50 / p99 ms', 'baseline p50 / p99 ms', 'errors fw / base', 'peak RSS MB fw / base',
+  'scenario',
+  'fw req/s',
+  'baseline req/s',
+  'fw / baseline',
+  'fw p50 / p99 ms',
+  'baseline p50 / p99 ms',
+  'errors fw / base',
+  'peak RSS MB fw / base',
 ];
 
 /** One row per scenario: figures as median (min..max) over the slices. */

@@ -18,13 +18,16 @@ export function renderMarkdown(report: BenchReport): string {
     `Produced by \`${report.command}\` on ${report.date}.`,
     '',
     `- Machine: ${machineLine(report)}.`,
-    `- Load: ${s.connections.join(" and ")} connections (a run each); per scenario a ${num(s.warmupSeconds, 1)} s warm-up per server, then ${s.pairs} pairs of ${num(s.sliceSeconds, 1)} s slices alternating fw and baseline. Figures are median (min..max) over the slices; the ratio is taken per pair.`,
+    `- Load: ${s.connections.join(' and ')} connections (a run each); per scenario a ${num(s.warmupSeconds, 1)} s warm-up per server, then ${s.pairs} pairs of ${num(s.sliceSeconds, 1)} s slices alternating fw and baseline. Figures are median (min..max) over the slices; the ratio is taken per pair.`,
     `- fw log level: ${s.fwLogLevel}.${s.quick ? ' **Quick mode: the figures only show that the harness runs.**' : ''}`,
     ...report.notes.map((n) => `- ${n}`),
     '',
     '### Targets (SQLite, one worker)',
     '',
-    ...mdTable(['target', 'measured', 'met'], report.targets.map((t) => [t.target, t.measured, t.met === undefined ? '–' : t.met ? 'yes' : '**no**'])),
+    ...mdTable(
+      ['target', 'measured', 'met'],
+      report.targets.map((t) => [t.target, t.measured, t.met === undefined ? '–' : t.met ? 'yes' : '**no**']),
+    ),
   ];
   for (const run of report.runs) {
     out.push('', `### ${run.dialect}, ${runText(run)}`, '');
@@ -63,8 +66,6 @@ export async function updateBenchmarksDoc(path: string, generated: string): Prom
   const start = text.indexOf(START_MARKER);
   const end = text.indexOf(END_MARKER);
   const next =
-    start >= 0 && end > start
-      ? text.slice(0, start) + block + text.slice(end + END_MARKER.length)
-      : `${text.trimEnd()}\n\n## Latest figures\n\n${block}\n`;
+    start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + END_MARKER.length) : `${text.trimEnd()}\n\n## Latest figures\n\n${block}\n`;
   await writeFile(path, next);
 }

@@ -5,7 +5,11 @@ import type { BenchReport, RunResult, SizeResult } from './report-types.js';
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (c ?? '').padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (c ?? '').padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -31,7 +35,12 @@ export function printSummary(report: BenchReport, log: (line: string) => void): 
     }
   }
   log('\ntargets (SQLite, one worker; reported, not asserted):');
-  log(table(['target', 'measured', 'met'], report.targets.map((t) => [t.target, t.measured, t.met === undefined ? '–' : t.met ? 'yes' : 'NO'])));
+  log(
+    table(
+      ['target', 'measured', 'met'],
+      report.targets.map((t) => [t.target, t.measured, t.met === undefined ? '–' : t.met ? 'yes' : 'NO']),
+    ),
+  );
   if (report.notes.length) log(`\nnotes:\n${report.notes.map((n) => `- ${n}`).join('\n')}`);
 }
 

@@ -95,7 +95,16 @@ async function sampleNames(store: BaselineStore): Promise<string[]> {
  * Every scenario and then the unlimited list against one fw server. Reads run first, so they see
  * exactly the seeded rows; the rows the write scenarios add are deleted before the unlimited list.
  */
-async function measureSize(fw: FwServer, baseline: ServerProcess, store: BaselineStore, size: number, seed: SeedOutcome, insertMany: boolean, connections: number, ctx: BenchContext): Promise<SizeResult> {
+async function measureSize(
+  fw: FwServer,
+  baseline: ServerProcess,
+  store: BaselineStore,
+  size: number,
+  seed: SeedOutcome,
+  insertMany: boolean,
+  connections: number,
+  ctx: BenchContext,
+): Promise<SizeResult> {
   const { options, load, seq } = ctx;
   const rows = await store.count([]);
   const names = await sampleNames(store);

@@ -60,7 +60,7 @@ function countErrors(runs: readonly RunResult[]): number {
 function standingNotes(options: BenchOptions): string[] {
   return [
     'Throughput and latency come from autocannon (one process, pinned apart from the servers when taskset exists); latency percentiles are over every 2xx response of the measured slices.',
-    'fw runs as a user with the role All only, by API token: role permissions are checked (the Administrator would skip them), and ToDo\'s rule limits that user to ToDos allocated to them, which adds `allocated_to = user or assigned_by = user` to every list and count. Every seeded ToDo is allocated to that user, so both servers return the same rows. The baseline has no authentication, metadata or permissions.',
+    "fw runs as a user with the role All only, by API token: role permissions are checked (the Administrator would skip them), and ToDo's rule limits that user to ToDos allocated to them, which adds `allocated_to = user or assigned_by = user` to every list and count. Every seeded ToDo is allocated to that user, so both servers return the same rows. The baseline has no authentication, metadata or permissions.",
     'Peak RSS is VmHWM of the server process, reset before each scenario; with --workers it is the sum over the primary and its workers (an upper bound).',
     'The list filter is assignment_rule = "rule-1": an indexed column, matching the same 100 seeded rows at every size. (c) counts both its requests. Write scenarios run after the reads at each size, and their rows are deleted with direct SQL before the unlimited list, which runs last.',
     ...(options.workers.some((w) => w > 1) ? ['With --workers, all fw workers share the server cores named above.'] : []),
@@ -127,7 +127,12 @@ async function main(argv: string[]): Promise<number> {
     const tmp = await mkdtemp(join(tmpdir(), 'fw-bench-'));
     cleanup.add(() => rm(tmp, { recursive: true, force: true }));
     const ctx: BenchContext = {
-      options, entry, pinning, load, tmp, notes,
+      options,
+      entry,
+      pinning,
+      load,
+      tmp,
+      notes,
       log: progress,
       baselineMain,
       seq: { next: 1 },

@@ -22,7 +22,11 @@ export function checkTargets(runs: readonly RunResult[]): TargetCheck[] {
   const where = `at ${fmt(largest.size)} rows`;
   const checks: TargetCheck[] = [];
 
-  for (const [id, share, label] of [['get-one', 0.6, 'GET one'], ['list', 0.5, 'list'], ['insert', 0.5, 'insert']] as const) {
+  for (const [id, share, label] of [
+    ['get-one', 0.6, 'GET one'],
+    ['list', 0.5, 'list'],
+    ['insert', 0.5, 'insert'],
+  ] as const) {
     const s = scenario(largest, id);
     checks.push({
       target: `${label} ≥ ${share * 100}% of the baseline's req/s`,
@@ -30,7 +34,10 @@ export function checkTargets(runs: readonly RunResult[]): TargetCheck[] {
       met: s?.ratio ? s.ratio.median >= share : undefined,
     });
   }
-  for (const [id, label] of [['get-one', 'GET'], ['list', 'list']] as const) {
+  for (const [id, label] of [
+    ['get-one', 'GET'],
+    ['list', 'list'],
+  ] as const) {
     const s = scenario(largest, id);
     const p99 = s?.fw?.latencyMs.p99;
     checks.push({
@@ -41,12 +48,18 @@ export function checkTargets(runs: readonly RunResult[]): TargetCheck[] {
   }
   const fifty = measured.find((r) => r.connections === 50);
   const fiftyLargest = fifty?.sizes[fifty.sizes.length - 1];
-  for (const [id, share, label] of [['get-one', 0.6, 'GET one'], ['list', 0.5, 'list'], ['insert', 0.5, 'insert']] as const) {
+  for (const [id, share, label] of [
+    ['get-one', 0.6, 'GET one'],
+    ['list', 0.5, 'list'],
+    ['insert', 0.5, 'insert'],
+  ] as const) {
     if (!fiftyLargest) break;
     const s = scenario(fiftyLargest, id);
     checks.push({
       target: `${label} ≥ ${share * 100}% of the baseline's req/s with 50 connections`,
-      measured: s?.ratio ? `${fmt(s.ratio.median * 100)}% (${fmt(s.ratio.min * 100)}..${fmt(s.ratio.max * 100)}%) at ${fmt(fiftyLargest.size)} rows` : 'not measured',
+      measured: s?.ratio
+        ? `${fmt(s.ratio.median * 100)}% (${fmt(s.ratio.min * 100)}..${fmt(s.ratio.max * 100)}%) at ${fmt(fiftyLargest.size)} rows`
+        : 'not measured',
       met: s?.ratio ? s.ratio.median >= share : undefined,
     });
   }

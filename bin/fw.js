@@ -17,8 +17,7 @@ if (args[0] === 'serve' && !flagged) {
     if (signal) {
       process.removeAllListeners(signal);
       process.kill(process.pid, signal);
-    }
-    else process.exit(code ?? 1);
+    } else process.exit(code ?? 1);
   });
 } else {
   const { main } = await import('../dist/cli/main.js');

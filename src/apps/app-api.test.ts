@@ -84,10 +84,7 @@ describe('createAppApi', () => {
   test('fails the write when a hook returns without calling next, so later hooks are never skipped silently', async () => {
     const s = services();
     createAppApi('library', s).hooks.on('Book', 'validate', async () => undefined);
-    await assert.rejects(
-      s.hooks.run('Book', 'validate', args),
-      /App "library": its validate hook on Book returned without calling next\(\)/,
-    );
+    await assert.rejects(s.hooks.run('Book', 'validate', args), /App "library": its validate hook on Book returned without calling next\(\)/);
   });
 
   test('passes on what a hook throws, such as a ValidationError from api.errors', async () => {
@@ -103,7 +100,13 @@ describe('createAppApi', () => {
   test('adds permission hooks that can deny', async () => {
     const s = services();
     createAppApi('library', s).permissions.onHasPermission('Book', () => false);
-    const allowed = await s.hooks.permissions.allows({ doc: {}, meta: { name: 'Book' } as never, right: 'read', principal: {} as never, ctx: {} as DocContext });
+    const allowed = await s.hooks.permissions.allows({
+      doc: {},
+      meta: { name: 'Book' } as never,
+      right: 'read',
+      principal: {} as never,
+      ctx: {} as DocContext,
+    });
     assert.equal(allowed, false);
   });
 });

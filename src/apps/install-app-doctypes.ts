@@ -44,7 +44,7 @@ export async function installAppDocTypes(
       if (metas.has(def.name) && metas.get(def.name).def.custom === 1) {
         throw new Error(
           `App "${app.name}": DocType ${def.name} already exists on this site as a custom DocType; ` +
-            'rename the app\'s DocType, or delete the custom one (with its documents) first',
+            "rename the app's DocType, or delete the custom one (with its documents) first",
         );
       }
     }
@@ -52,7 +52,13 @@ export async function installAppDocTypes(
   const shipped = apps.flatMap((a) => a.doctypes);
   const names = new Set(shipped.map((d) => d.name));
   // The whole set at once, so Table and Link fields between the apps' DocTypes resolve.
-  metas.setAll([...metas.names().filter((n) => !names.has(n)).map((n) => metas.get(n).def), ...shipped]);
+  metas.setAll([
+    ...metas
+      .names()
+      .filter((n) => !names.has(n))
+      .map((n) => metas.get(n).def),
+    ...shipped,
+  ]);
 
   const repo = new DocumentRepository(dialect, (d) => metas.get(d));
   const stamp = now('UTC');

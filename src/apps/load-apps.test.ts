@@ -45,10 +45,13 @@ describe('loadApps', () => {
     assert.equal(app?.name, 'library');
     assert.equal(typeof app?.register, 'function');
     // In file-name order: book-loan.json, book.json.
-    assert.deepEqual(app?.doctypes.map((d) => [d.name, d.module, d.custom]), [
-      ['Book Loan', 'library', 0],
-      ['Book', 'library', 0],
-    ]);
+    assert.deepEqual(
+      app?.doctypes.map((d) => [d.name, d.module, d.custom]),
+      [
+        ['Book Loan', 'library', 0],
+        ['Book', 'library', 0],
+      ],
+    );
   });
 
   test('resolves a relative path against the site folder', async () => {
@@ -75,14 +78,22 @@ describe('loadApps', () => {
 
   const refused: Array<[string, () => Promise<string[]>, RegExp]> = [
     ['a path to nothing', async () => [join(root, 'missing', 'index.js')], /App ".*missing.*" \(site_config.json "apps"\) cannot be found: no file or folder/],
-    ['a package that is not installed', async () => ['fw-app-not-installed'], /App "fw-app-not-installed" .*cannot be found: no package "fw-app-not-installed"/],
+    [
+      'a package that is not installed',
+      async () => ['fw-app-not-installed'],
+      /App "fw-app-not-installed" .*cannot be found: no package "fw-app-not-installed"/,
+    ],
     ['a module that throws while loading', async () => [await writeApp(`throw new Error('boom');`)], /failed to load: boom/],
     ['a module without a default export', async () => [await writeApp(`export const other = 1;`)], /has no default export \(or export named "app"\)/],
     ['a name that is not an identifier', async () => [await appWith({ name: 'My App' })], /"name" must be a lower-case identifier.*"My App"/],
     ['the reserved name fw', async () => [await appWith({ name: 'fw' })], /"fw" is reserved/],
     ['a misspelt key of the app object', async () => [await appWith({ name: 'typo', doctype: [] })], /unknown key "doctype"/],
     ['a register that is not a function', async () => [await appWith({ name: 'reg', register: 1 })], /"register" must be a function/],
-    ['a doctypes folder that does not exist', async () => [await appWith({ name: 'nofolder', doctypes: './nope' })], /App "nofolder".*"doctypes" names .*nope, which is not a folder/],
+    [
+      'a doctypes folder that does not exist',
+      async () => [await appWith({ name: 'nofolder', doctypes: './nope' })],
+      /App "nofolder".*"doctypes" names .*nope, which is not a folder/,
+    ],
     [
       'a DocType file that is not JSON',
       async () => [await writeApp(`export default { name: 'badjson', doctypes: './dt' };`, { 'dt/note.json': '{ nope' })],
@@ -124,6 +135,9 @@ describe('loadApps', () => {
   test('lets an app link to a DocType another app ships', async () => {
     const base = await appWith({ name: 'base', doctypes: [NOTE] });
     const user = await appWith({ name: 'user', doctypes: [{ name: 'Shelf', fields: [{ fieldname: 'note', fieldtype: 'Link', options: 'Shelf Note' }] }] });
-    assert.deepEqual((await load(base, user)).map((a) => a.name), ['base', 'user']);
+    assert.deepEqual(
+      (await load(base, user)).map((a) => a.name),
+      ['base', 'user'],
+    );
   });
 });

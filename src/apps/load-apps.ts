@@ -95,11 +95,7 @@ async function loadApp(siteRoot: string, spec: string): Promise<LoadedApp> {
 }
 
 /** The DocType JSON an app ships, inline or as the `.json` files of a folder next to its module. */
-async function rawDocTypes(
-  value: unknown,
-  moduleFile: string,
-  fail: (problem: string) => never,
-): Promise<Array<{ json: unknown; source: string }>> {
+async function rawDocTypes(value: unknown, moduleFile: string, fail: (problem: string) => never): Promise<Array<{ json: unknown; source: string }>> {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value.map((json, i) => ({ json, source: `doctypes[${i}]` }));
   if (typeof value !== 'string') return fail('"doctypes" must be a list of DocType definitions or a folder of DocType JSON files');

@@ -25,8 +25,7 @@ for (const dialect of testDialects()) {
     let t: TestDatabase;
     const jane = generateApiCredentials();
     const off = generateApiCredentials();
-    const verify = (apiKey: string, apiSecret: string) =>
-      t.db.read((q) => verifyApiToken(q, t.db.dialect, apiKey, apiSecret));
+    const verify = (apiKey: string, apiSecret: string) => t.db.read((q) => verifyApiToken(q, t.db.dialect, apiKey, apiSecret));
 
     before(async () => {
       t = await openTestDatabase(dialect);
@@ -48,9 +47,7 @@ for (const dialect of testDialects()) {
 
     test('the secret is stored only as its hash', async () => {
       const rows = await t.db.read((q) =>
-        q.all<{ password: string }>(
-          t.db.dialect.builder.selectFrom(AUTH_TABLE).select('password').where('name', '=', 'jane@example.com').compile(),
-        ),
+        q.all<{ password: string }>(t.db.dialect.builder.selectFrom(AUTH_TABLE).select('password').where('name', '=', 'jane@example.com').compile()),
       );
       assert.deepEqual(rows, [{ password: hashApiSecret(jane.apiSecret) }]);
     });

@@ -55,22 +55,13 @@ interface KeyRow {
  * The user owning `apiKey` when that user is enabled and `apiSecret` is their current secret;
  * undefined otherwise (unknown key, wrong secret, disabled user, no secret stored).
  */
-export async function verifyApiToken(
-  q: Queryable,
-  dialect: Dialect,
-  apiKey: string,
-  apiSecret: string,
-): Promise<string | undefined> {
+export async function verifyApiToken(q: Queryable, dialect: Dialect, apiKey: string, apiSecret: string): Promise<string | undefined> {
   if (!apiKey || !apiSecret) return undefined;
   const rows = await q.all<KeyRow>(
     dialect.builder
       .selectFrom(`${USER_TABLE} as u`)
       .leftJoin(`${AUTH_TABLE} as a`, (join) =>
-        join
-          .onRef('a.name', '=', 'u.name')
-          .on('a.doctype', '=', 'User')
-          .on('a.fieldname', '=', API_SECRET_FIELD)
-          .on('a.encrypted', '=', 0),
+        join.onRef('a.name', '=', 'u.name').on('a.doctype', '=', 'User').on('a.fieldname', '=', API_SECRET_FIELD).on('a.encrypted', '=', 0),
       )
       .select(['u.name as name', 'u.enabled as enabled', 'a.password as secret_hash'])
       .where('u.api_key', '=', apiKey)

@@ -18,9 +18,7 @@ for (const dialect of testDialects()) {
     test('creating the tables again changes nothing and keeps their rows', async () => {
       const { db } = t;
       const b = db.dialect.builder;
-      await db.transaction((q) =>
-        q.run(b.insertInto(AUTH_TABLE).values({ doctype: 'User', name: 'u', fieldname: 'password', password: 'h' }).compile()),
-      );
+      await db.transaction((q) => q.run(b.insertInto(AUTH_TABLE).values({ doctype: 'User', name: 'u', fieldname: 'password', password: 'h' }).compile()));
       await db.transaction((q) => createAuthTables(q, db.dialect));
       const rows = await db.read((q) => q.all(b.selectFrom(AUTH_TABLE).selectAll().compile()));
       assert.deepEqual(rows, [{ doctype: 'User', name: 'u', fieldname: 'password', password: 'h', encrypted: 0 }]);
@@ -38,10 +36,7 @@ for (const dialect of testDialects()) {
 
     test('one document field holds one auth row', async () => {
       const { db } = t;
-      const insert = db.dialect.builder
-        .insertInto(AUTH_TABLE)
-        .values({ doctype: 'User', name: 'u', fieldname: 'password', password: 'other' })
-        .compile();
+      const insert = db.dialect.builder.insertInto(AUTH_TABLE).values({ doctype: 'User', name: 'u', fieldname: 'password', password: 'other' }).compile();
       await assert.rejects(db.transaction((q) => q.run(insert)));
     });
   });

@@ -54,12 +54,7 @@ export function authTableStatements(dialect: Dialect): SqlStatement[] {
       .addColumn('csrf_token', type({ kind: 'varchar', length: 64 }))
       .compile(),
     schema.createIndex(`${SESSIONS_TABLE}_user_index`).ifNotExists().on(SESSIONS_TABLE).column('user').compile(),
-    schema
-      .createIndex(`${SESSIONS_TABLE}_expires_at_index`)
-      .ifNotExists()
-      .on(SESSIONS_TABLE)
-      .column('expires_at')
-      .compile(),
+    schema.createIndex(`${SESSIONS_TABLE}_expires_at_index`).ifNotExists().on(SESSIONS_TABLE).column('expires_at').compile(),
     schema
       .createTable(LOGIN_ATTEMPT_TABLE)
       .ifNotExists()

@@ -14,13 +14,7 @@ export interface FieldSecretRef {
  * Stores the value of a Password field encrypted in `__Auth` (the document's own column then holds
  * only a mask), replacing any earlier value.
  */
-export async function saveFieldSecret(
-  q: Queryable,
-  dialect: Dialect,
-  ref: FieldSecretRef,
-  plain: string,
-  encryptionKey: string,
-): Promise<void> {
+export async function saveFieldSecret(q: Queryable, dialect: Dialect, ref: FieldSecretRef, plain: string, encryptionKey: string): Promise<void> {
   const password = encryptSecret(plain, encryptionKey);
   await q.run(
     dialect.builder
@@ -32,12 +26,7 @@ export async function saveFieldSecret(
 }
 
 /** The decrypted value of a Password field, or undefined when none is stored. */
-export async function getFieldSecret(
-  q: Queryable,
-  dialect: Dialect,
-  ref: FieldSecretRef,
-  encryptionKey: string,
-): Promise<string | undefined> {
+export async function getFieldSecret(q: Queryable, dialect: Dialect, ref: FieldSecretRef, encryptionKey: string): Promise<string | undefined> {
   const rows = await q.all<{ password: string }>(
     dialect.builder
       .selectFrom(AUTH_TABLE)
@@ -56,27 +45,14 @@ export async function getFieldSecret(
  * API-secret hashes too); called when the document is deleted.
  */
 export async function deleteFieldSecrets(q: Queryable, dialect: Dialect, doctype: string, name: string): Promise<number> {
-  const { changes } = await q.run(
-    dialect.builder.deleteFrom(AUTH_TABLE).where('doctype', '=', doctype).where('name', '=', name).compile(),
-  );
+  const { changes } = await q.run(dialect.builder.deleteFrom(AUTH_TABLE).where('doctype', '=', doctype).where('name', '=', name).compile());
   return changes;
 }
 
 /** Moves every `__Auth` row of a document to its new name; called when the document is renamed. */
-export async function renameFieldSecrets(
-  q: Queryable,
-  dialect: Dialect,
-  doctype: string,
-  oldName: string,
-  newName: string,
-): Promise<number> {
+export async function renameFieldSecrets(q: Queryable, dialect: Dialect, doctype: string, oldName: string, newName: string): Promise<number> {
   const { changes } = await q.run(
-    dialect.builder
-      .updateTable(AUTH_TABLE)
-      .set({ name: newName })
-      .where('doctype', '=', doctype)
-      .where('name', '=', oldName)
-      .compile(),
+    dialect.builder.updateTable(AUTH_TABLE).set({ name: newName }).where('doctype', '=', doctype).where('name', '=', oldName).compile(),
   );
   return changes;
 }

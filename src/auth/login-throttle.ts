@@ -87,7 +87,12 @@ export class LoginThrottle {
   /** Clears the counters of `keys` after a successful login, on the caller's connection. */
   async reset(q: Queryable, keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await q.run(this.#db.dialect.builder.deleteFrom(LOGIN_ATTEMPT_TABLE).where('key', 'in', [...keys]).compile());
+    await q.run(
+      this.#db.dialect.builder
+        .deleteFrom(LOGIN_ATTEMPT_TABLE)
+        .where('key', 'in', [...keys])
+        .compile(),
+    );
   }
 
   /** Atomic upsert: a window that has passed starts again at this attempt. */
@@ -106,7 +111,12 @@ export class LoginThrottle {
               .then(1)
               .else(eb(`${t}.failures`, '+', 1))
               .end(),
-            window_start: eb.case().when(`${t}.window_start`, '<=', cutoff).then(now).else(eb.ref(`${t}.window_start`)).end(),
+            window_start: eb
+              .case()
+              .when(`${t}.window_start`, '<=', cutoff)
+              .then(now)
+              .else(eb.ref(`${t}.window_start`))
+              .end(),
           })),
         )
         .returning(['failures', 'window_start'])

@@ -42,7 +42,10 @@ function loadEstimator(): Promise<ZxcvbnFactory> {
 
 /** The strength of `password`; `userInputs` (the user's name and email) count as guessable words. */
 export async function passwordStrength(password: string, userInputs: readonly string[] = []): Promise<PasswordStrength> {
-  const result = (await loadEstimator()).check(password, userInputs.filter((input) => input !== ''));
+  const result = (await loadEstimator()).check(
+    password,
+    userInputs.filter((input) => input !== ''),
+  );
   return { score: result.score, warning: result.feedback.warning ?? '', suggestions: result.feedback.suggestions ?? [] };
 }
 

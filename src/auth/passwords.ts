@@ -90,9 +90,7 @@ export async function setUserPassword(q: Queryable, dialect: Dialect, user: stri
     dialect.builder
       .insertInto(AUTH_TABLE)
       .values({ doctype: USER_DOCTYPE, name: user, fieldname: PASSWORD_FIELD, password: hashed, encrypted: 0 })
-      .onConflict((oc) =>
-        oc.columns(['doctype', 'name', 'fieldname']).doUpdateSet({ password: hashed, encrypted: 0 }),
-      )
+      .onConflict((oc) => oc.columns(['doctype', 'name', 'fieldname']).doUpdateSet({ password: hashed, encrypted: 0 }))
       .compile(),
   );
 }

@@ -46,11 +46,7 @@ const ADMINISTRATOR_ROLES = ['Administrator', 'System Manager'];
  * `Guest` for everyone, `Desk User` for System Users, and for the Administrator `Administrator`
  * and `System Manager` (permission code bypasses checks for it through `isAdministrator`).
  */
-export function makePrincipal(input: {
-  user: string;
-  roles: Iterable<string>;
-  userType?: string | null;
-}): Principal {
+export function makePrincipal(input: { user: string; roles: Iterable<string>; userType?: string | null }): Principal {
   if (input.user === GUEST_USER) return GUEST;
   const userType = input.userType === 'Website User' ? 'Website User' : 'System User';
   const isAdministrator = input.user === ADMINISTRATOR_USER;
@@ -73,19 +69,12 @@ export function withUserPermissions(principal: Principal, rules: readonly UserPe
 }
 
 const userStatement = perOwner((dialect: Dialect) =>
-  statementShape(1, (user: string) =>
-    dialect.builder.selectFrom('tabUser').select(['name', 'enabled', 'user_type']).where('name', '=', user).compile(),
-  ),
+  statementShape(1, (user: string) => dialect.builder.selectFrom('tabUser').select(['name', 'enabled', 'user_type']).where('name', '=', user).compile()),
 );
 
 const rolesStatement = perOwner((dialect: Dialect) =>
   statementShape(1, (user: string) =>
-    dialect.builder
-      .selectFrom('tabHas Role')
-      .select('role')
-      .where('parent', '=', user)
-      .where('parenttype', '=', 'User')
-      .compile(),
+    dialect.builder.selectFrom('tabHas Role').select('role').where('parent', '=', user).where('parenttype', '=', 'User').compile(),
   ),
 );
 

@@ -43,8 +43,7 @@ export function encryptSecret(plain: string, encryptionKey: string): string {
  */
 export function decryptSecret(text: string, encryptionKey: string): string {
   const parts = text.split(':');
-  const unreadable = () =>
-    new FwError('Could not decrypt a stored secret: the encryption_key is wrong or the value was altered');
+  const unreadable = () => new FwError('Could not decrypt a stored secret: the encryption_key is wrong or the value was altered');
   if (parts.length !== 4 || parts[0] !== PREFIX) throw unreadable();
   const [iv, tag, body] = parts.slice(1).map((p) => Buffer.from(p, 'base64url'));
   if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw unreadable();

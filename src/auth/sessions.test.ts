@@ -15,8 +15,7 @@ for (const dialect of testDialects()) {
     let t: TestDatabase;
     let now: number;
     let store: SessionStore;
-    const start = (user: string) =>
-      t.db.transaction((q) => store.create(q, { user, ip: '203.0.113.9', userAgent: 'test', ...expiry }));
+    const start = (user: string) => t.db.transaction((q) => store.create(q, { user, ip: '203.0.113.9', userAgent: 'test', ...expiry }));
     const lookup = (sid: string, e = expiry) => t.db.read((q) => store.lookup(q, sid, e));
     const resolve = (sid: string) => t.db.transaction((q) => store.resolve(q, sid, expiry));
     const storedTimes = async (sid: string) => {

@@ -188,9 +188,7 @@ export class SessionStore {
 
   /** Deletes expired sessions; expired ones are already ignored, this only reclaims space. */
   async purgeExpired(q: Queryable): Promise<number> {
-    const { changes } = await q.run(
-      this.#dialect.builder.deleteFrom(SESSIONS_TABLE).where('expires_at', '<=', this.#clock()).compile(),
-    );
+    const { changes } = await q.run(this.#dialect.builder.deleteFrom(SESSIONS_TABLE).where('expires_at', '<=', this.#clock()).compile());
     return changes;
   }
 }

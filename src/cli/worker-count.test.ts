@@ -16,13 +16,25 @@ describe('parseWorkerCount', () => {
   });
 
   test('"auto" means one process per core, in any case', () => {
-    assert.equal(parseWorkerCount('auto', () => 6), 6);
-    assert.equal(parseWorkerCount('AUTO', () => 3), 3);
+    assert.equal(
+      parseWorkerCount('auto', () => 6),
+      6,
+    );
+    assert.equal(
+      parseWorkerCount('AUTO', () => 3),
+      3,
+    );
   });
 
   test('"auto" never asks for fewer than one or more than the maximum', () => {
-    assert.equal(parseWorkerCount('auto', () => 0), 1);
-    assert.equal(parseWorkerCount('auto', () => MAX_WORKERS * 2), MAX_WORKERS);
+    assert.equal(
+      parseWorkerCount('auto', () => 0),
+      1,
+    );
+    assert.equal(
+      parseWorkerCount('auto', () => MAX_WORKERS * 2),
+      MAX_WORKERS,
+    );
   });
 
   test('anything else is a usage error that says what is allowed', () => {

@@ -59,11 +59,7 @@ export function registerDocShareController(hooks: HookRegistry): void {
   hooks.on('*', 'after_delete', async ({ doc, ctx }, next) => {
     if (doc.doctype !== 'DocShare') {
       await ctx.q.run(
-        ctx.dialect.builder
-          .deleteFrom('tabDocShare')
-          .where('share_doctype', '=', String(doc.doctype))
-          .where('share_name', '=', String(doc.name))
-          .compile(),
+        ctx.dialect.builder.deleteFrom('tabDocShare').where('share_doctype', '=', String(doc.doctype)).where('share_name', '=', String(doc.name)).compile(),
       );
     }
     await next();

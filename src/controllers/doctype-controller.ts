@@ -11,7 +11,6 @@ import { applyDefaults, coerceFields } from '../documents/build-document.js';
 import { DocumentRepository } from '../documents/document-repository.js';
 import type { HookArgs, HookRegistry } from '../documents/hooks.js';
 
-
 /**
  * Refuses a field type change whose stored values would need converting (text to number, say):
  * the column keeps its type, so the change is answered before anything is stored.
@@ -139,9 +138,7 @@ export function registerDocTypeController(hooks: HookRegistry): void {
       const repo = new DocumentRepository(ctx.dialect, (d) => ctx.metas.get(d));
       const count = await repo.count(ctx.q, meta);
       if (count > 0) {
-        throw new LinkExistsError(
-          `Cannot delete DocType ${meta.name}: it still holds ${count} document${count === 1 ? '' : 's'}. Delete them first.`,
-        );
+        throw new LinkExistsError(`Cannot delete DocType ${meta.name}: it still holds ${count} document${count === 1 ? '' : 's'}. Delete them first.`);
       }
     }
     await dropTable(ctx.q, ctx.dialect, meta);

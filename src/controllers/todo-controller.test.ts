@@ -24,7 +24,7 @@ describe('ToDo permission rule', () => {
     ['owning a ToDo is not enough', plain, 'read', { owner: 'u@x.com' }, false],
     ['creating one for nobody in particular is refused', plain, 'create', { owner: 'u@x.com' }, false],
     ['a System Manager may read any ToDo', manager, 'read', { allocated_to: 'x@x.com' }, true],
-    ['a System Manager may not delete another user\'s ToDo: only All grants delete', manager, 'delete', { allocated_to: 'x@x.com' }, false],
+    ["a System Manager may not delete another user's ToDo: only All grants delete", manager, 'delete', { allocated_to: 'x@x.com' }, false],
     ['a System Manager may delete a ToDo allocated to them', manager, 'delete', { allocated_to: 'm@x.com' }, true],
   ];
   for (const [title, principal, right, doc, expected] of cases) {

@@ -15,9 +15,7 @@ function isAssignee(doc: Doc, principal: Principal): boolean {
  * grants the right (in practice System Manager) lifts the rule.
  */
 export function registerToDoController(hooks: HookRegistry): void {
-  hooks.permissions.onHasPermission('ToDo', ({ doc, meta, right, principal }) =>
-    holdsExplicitRoleFor(principal, meta, right) || isAssignee(doc, principal),
-  );
+  hooks.permissions.onHasPermission('ToDo', ({ doc, meta, right, principal }) => holdsExplicitRoleFor(principal, meta, right) || isAssignee(doc, principal));
   hooks.permissions.onQueryConditions('ToDo', ({ meta, principal }) => {
     if (holdsExplicitRoleFor(principal, meta, 'read')) return undefined;
     return {

@@ -79,9 +79,7 @@ function normaliseEmail(doc: Doc): void {
  * cannot take over the one account above every permission.
  */
 export function registerUserController(hooks: HookRegistry): void {
-  hooks.permissions.onHasPermission('User', ({ doc, principal }) =>
-    principal.isAdministrator || !BUILT_IN_USERS.has(String(doc.name)) ? undefined : false,
-  );
+  hooks.permissions.onHasPermission('User', ({ doc, principal }) => (principal.isAdministrator || !BUILT_IN_USERS.has(String(doc.name)) ? undefined : false));
   hooks.permissions.onQueryConditions('User', ({ principal }) =>
     principal.isAdministrator ? undefined : { field: { field: 'name' }, op: 'not in', value: [...BUILT_IN_USERS] },
   );

@@ -30,8 +30,7 @@ export async function exportQuery({ ctx, args, http }: MethodCall): Promise<unde
   // Read before anything is sent, so a statement that fails still answers as JSON.
   const first = await rows.next();
   const lines = exportLines(first, rows, columns);
-  const body: Readable =
-    request.format === 'CSV' ? csvExport(columns, lines, request.delimiter) : xlsxExport(columns, lines, request.title);
+  const body: Readable = request.format === 'CSV' ? csvExport(columns, lines, request.delimiter) : xlsxExport(columns, lines, request.title);
   try {
     await http.sendDownload({
       fileName: `${request.title}.${request.format === 'CSV' ? 'csv' : 'xlsx'}`,

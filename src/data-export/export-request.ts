@@ -42,7 +42,13 @@ function exportFormat(value: unknown): ExportFormat {
 
 /** The title as a file name: path separators and control characters replaced, at most 100 characters. */
 function fileTitle(value: unknown, doctype: string): string {
-  const text = typeof value === 'string' ? value.replace(/[/\\\u0000-\u001f\u007f]/g, '_').trim().slice(0, 100) : '';
+  const text =
+    typeof value === 'string'
+      ? value
+          .replace(/[/\\\u0000-\u001f\u007f]/g, '_')
+          .trim()
+          .slice(0, 100)
+      : '';
   return text === '' ? doctype : text;
 }
 

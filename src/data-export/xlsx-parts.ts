@@ -23,10 +23,7 @@ export const CONTENT_TYPES =
   '</Types>';
 
 export const ROOT_RELS =
-  XML_HEAD +
-  `<Relationships xmlns="${PKG_REL}">` +
-  `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/>` +
-  '</Relationships>';
+  XML_HEAD + `<Relationships xmlns="${PKG_REL}">` + `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/>` + '</Relationships>';
 
 export const WORKBOOK_RELS =
   XML_HEAD +
@@ -69,7 +66,11 @@ export const SHEET_TAIL = '</sheetData></worksheet>';
  * empty.
  */
 export function sheetName(title: string): string {
-  const cleaned = title.replace(/[[\]:*?/\\\u0000-\u001f]/g, ' ').trim().slice(0, 31).trim();
+  const cleaned = title
+    .replace(/[[\]:*?/\\\u0000-\u001f]/g, ' ')
+    .trim()
+    .slice(0, 31)
+    .trim();
   return cleaned === '' ? 'Sheet1' : cleaned;
 }
 

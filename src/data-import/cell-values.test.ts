@@ -32,7 +32,8 @@ describe('fieldValue', () => {
     ['Data', null, 'dmy', undefined],
   ];
   for (const [type, cell, order, expected] of cases) {
-    test(`${type} ${JSON.stringify(cell)} (${order}) -> ${JSON.stringify(expected)}`, () => assert.deepEqual(fieldValue(cell as never, field(type), order), expected));
+    test(`${type} ${JSON.stringify(cell)} (${order}) -> ${JSON.stringify(expected)}`, () =>
+      assert.deepEqual(fieldValue(cell as never, field(type), order), expected));
   }
   test('a date that does not exist, or text that is no date, is refused with the format in the message', () => {
     assert.throws(() => fieldValue('31-02-2024', field('Date'), 'dmy'), /dd-mm-yyyy/);

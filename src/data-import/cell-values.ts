@@ -13,7 +13,16 @@ const LOCAL_DATE = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:[ T](\d{1,2}):(\d{2})
 
 const DATE_TYPES = new Set(['Date', 'Datetime']);
 const CHECK_VALUES: ReadonlyMap<string, 0 | 1> = new Map([
-  ['1', 1], ['0', 0], ['t', 1], ['f', 0], ['true', 1], ['false', 0], ['yes', 1], ['no', 0], ['y', 1], ['n', 0],
+  ['1', 1],
+  ['0', 0],
+  ['t', 1],
+  ['f', 0],
+  ['true', 1],
+  ['false', 0],
+  ['yes', 1],
+  ['no', 0],
+  ['y', 1],
+  ['n', 0],
 ]);
 
 /** True for the field types whose text the importer reads as a date. */
@@ -87,7 +96,10 @@ export function fieldValue(cell: Cell, field: ResolvedField, order: DateOrder): 
   if (type === 'Check') {
     if (typeof cell === 'boolean') return cell ? 1 : 0;
     const v = CHECK_VALUES.get(cellText(cell).trim().toLowerCase());
-    if (v === undefined) throw new ValidationError(`Value ${JSON.stringify(cellText(cell))} for ${field.def.label ?? field.def.fieldname} must be one of yes, no, true, false, 1 or 0`);
+    if (v === undefined)
+      throw new ValidationError(
+        `Value ${JSON.stringify(cellText(cell))} for ${field.def.label ?? field.def.fieldname} must be one of yes, no, true, false, 1 or 0`,
+      );
     return v;
   }
   if (type === 'Date' || type === 'Datetime') {

@@ -18,6 +18,13 @@ export function isEmptyCell(cell: Cell | undefined): boolean {
 /** A cell as text, for headers, previews and the errored-rows file (dates as ISO). */
 export function cellText(cell: Cell | undefined): string {
   if (cell === null || cell === undefined) return '';
-  if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? '' : cell.toISOString().replace('T', ' ').replace(/\.000Z$|Z$/, '').replace(/ 00:00:00$/, '');
+  if (cell instanceof Date)
+    return Number.isNaN(cell.getTime())
+      ? ''
+      : cell
+          .toISOString()
+          .replace('T', ' ')
+          .replace(/\.000Z$|Z$/, '')
+          .replace(/ 00:00:00$/, '');
   return String(cell);
 }

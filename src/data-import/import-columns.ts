@@ -140,12 +140,7 @@ export const DONT_IMPORT = "Don't Import";
  * `ID`/`name`. `columnToField` (the Data Import's `template_options.column_to_field_map`) can
  * point a heading elsewhere or skip it. Unknown and repeated headings are skipped.
  */
-export function matchColumns(
-  headers: readonly string[],
-  meta: Meta,
-  metas: MetaRegistry,
-  columnToField: Readonly<Record<string, unknown>> = {},
-): FileColumn[] {
+export function matchColumns(headers: readonly string[], meta: Meta, metas: MetaRegistry, columnToField: Readonly<Record<string, unknown>> = {}): FileColumn[] {
   const index = headingIndex(meta, metas);
   const used = new Set<string>();
   return headers.map((raw, i) => {

@@ -181,7 +181,14 @@ async function importPayload(
   const built = buildPayload(payload, plan);
   if (built.problems.length > 0) {
     const messages = built.problems.map((p) => ({ row: p.row, message: p.message }));
-    await recordOutcome(ctx, parts.documents, { dataImport: name, logIndex: payload.index, rowIndexes, success: false, messages, exception: built.problems.map((p) => `Row ${p.row}: ${p.message}`).join('\n') });
+    await recordOutcome(ctx, parts.documents, {
+      dataImport: name,
+      logIndex: payload.index,
+      rowIndexes,
+      success: false,
+      messages,
+      exception: built.problems.map((p) => `Row ${p.row}: ${p.message}`).join('\n'),
+    });
     progress(ctx, payload, undefined, false);
     return;
   }
@@ -191,7 +198,14 @@ async function importPayload(
     progress(ctx, payload, docname, true);
   } catch (err) {
     const message = (err as Error).message;
-    await recordOutcome(ctx, parts.documents, { dataImport: name, logIndex: payload.index, rowIndexes, success: false, messages: [{ message, title: (err as Error).name }], exception: message });
+    await recordOutcome(ctx, parts.documents, {
+      dataImport: name,
+      logIndex: payload.index,
+      rowIndexes,
+      success: false,
+      messages: [{ message, title: (err as Error).name }],
+      exception: message,
+    });
     progress(ctx, payload, undefined, false);
   }
 }

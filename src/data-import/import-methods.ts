@@ -54,7 +54,11 @@ async function lockImport(ctx: DocContext, name: string): Promise<void> {
 /** Registers the reference's Data Import methods under both module paths. */
 export function registerImportMethods(methods: MethodRegistry, parts: ImportJobParts): void {
   const { documents, files } = parts;
-  const handlers: [string, (call: MethodCall) => Promise<unknown>, { methods: ('GET' | 'POST')[]; params: ParamSpec[]; description: string; ownTransactions?: boolean }][] = [
+  const handlers: [
+    string,
+    (call: MethodCall) => Promise<unknown>,
+    { methods: ('GET' | 'POST')[]; params: ParamSpec[]; description: string; ownTransactions?: boolean },
+  ][] = [
     [
       'get_preview_from_template',
       async ({ ctx, args, services }) => {
@@ -75,7 +79,13 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
         return previewImport(ctx, documents, files, { ...settings, importFile }, meta, rolledBack);
       },
       // The dry run writes in transactions of its own (always rolled back): POST only.
-      { methods: ['POST'], params: [text('data_import'), text('import_file', false)], ownTransactions: true, description: 'Dry run of a Data Import: every row checked as a save checks it, nothing stored; the first rows, the columns, the warnings and the row count.' },
+      {
+        methods: ['POST'],
+        params: [text('data_import'), text('import_file', false)],
+        ownTransactions: true,
+        description:
+          'Dry run of a Data Import: every row checked as a save checks it, nothing stored; the first rows, the columns, the warnings and the row count.',
+      },
     ],
     [
       'form_start_import',
@@ -106,7 +116,13 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
           ctx.dialect.builder.selectFrom(ctx.metas.get(DATA_IMPORT).tableName).select('payload_count').where('name', '=', name).compile(),
         );
         const total = Number(row?.payload_count ?? 0) || counts.success + counts.failed;
-        return { status: settings.status, success: counts.success, failed: counts.failed, total_records: total, running: await importIsRunning(ctx.q, ctx.dialect, name) };
+        return {
+          status: settings.status,
+          success: counts.success,
+          failed: counts.failed,
+          total_records: total,
+          running: await importIsRunning(ctx.q, ctx.dialect, name),
+        };
       },
       { methods: ['GET', 'POST'], params: [text('data_import_name')], description: 'Status of a Data Import with its counts of written and failed documents.' },
     ],
@@ -164,7 +180,13 @@ export function registerImportMethods(methods: MethodRegistry, parts: ImportJobP
       {
         methods: ['GET', 'POST'],
         description: 'The import template of a DocType (CSV or Excel), blank or with records.',
-        params: [text('doctype'), { name: 'export_fields', type: 'any' }, text('export_records', false), { name: 'export_filters', type: 'any' }, text('file_type', false)],
+        params: [
+          text('doctype'),
+          { name: 'export_fields', type: 'any' },
+          text('export_records', false),
+          { name: 'export_filters', type: 'any' },
+          text('file_type', false),
+        ],
       },
     ],
   ];

@@ -1,7 +1,7 @@
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
-import { cellText, isEmptyCell, type Cell, type SourceRow } from './cells.js';
+import { cellText, isEmptyCell, type SourceRow } from './cells.js';
 import { dateOrderEvidence, fieldValue, isDateField, type DateOrder } from './cell-values.js';
 import { matchColumns, type FileColumn } from './import-columns.js';
 import type { ImportSource } from './source-rows.js';
@@ -107,7 +107,12 @@ export async function planImport(
   };
   const rows = afterHeader(source, (row) => {
     headerRow = row.number;
-    columns = matchColumns(row.cells.map((c) => cellText(c)), meta, metas, columnToField);
+    columns = matchColumns(
+      row.cells.map((c) => cellText(c)),
+      meta,
+      metas,
+      columnToField,
+    );
     dateColumns = columns.filter((c) => isDateField(c.target?.field));
     for (const c of dateColumns) votes.set(c.index, { dmy: 0, mdy: 0 });
   });

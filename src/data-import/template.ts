@@ -65,7 +65,8 @@ function checkedFilters(meta: Meta, filters: Readonly<Record<string, unknown>> |
 /** The documents a template with records holds: newest first, each read through the pipeline (read permission). */
 async function templateDocuments(ctx: DocContext, documents: DocumentService, meta: Meta, request: TemplateRequest): Promise<Doc[]> {
   let query = ctx.dialect.builder.selectFrom(meta.tableName).select('name').orderBy('creation', 'desc').orderBy('name', 'desc');
-  if (request.exportRecords === 'by_filter') for (const [field, value] of checkedFilters(meta, request.exportFilters)) query = query.where(field, '=', value as never);
+  if (request.exportRecords === 'by_filter')
+    for (const [field, value] of checkedFilters(meta, request.exportFilters)) query = query.where(field, '=', value as never);
   if (request.exportRecords === '5_records') query = query.limit(5);
   const names = await ctx.q.all<{ name: string }>(query.compile());
   const docs: Doc[] = [];

@@ -19,7 +19,8 @@ describe('detectDelimiter', () => {
 });
 
 describe('detectEncoding', () => {
-  const of = (bytes: Buffer, chunk = 3) => Readable.from(Array.from({ length: Math.ceil(bytes.length / chunk) }, (_, i) => bytes.subarray(i * chunk, (i + 1) * chunk)));
+  const of = (bytes: Buffer, chunk = 3) =>
+    Readable.from(Array.from({ length: Math.ceil(bytes.length / chunk) }, (_, i) => bytes.subarray(i * chunk, (i + 1) * chunk)));
   test('UTF-8 with and without a BOM, even with a character split across chunks', async () => {
     assert.equal(await detectEncoding(of(Buffer.from('Title\nCafé crème\n'))), 'utf-8');
     assert.equal(await detectEncoding(of(Buffer.from('\uFEFFTitle\n€\n'), 1)), 'utf-8');

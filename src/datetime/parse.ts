@@ -33,8 +33,7 @@ export interface ParsedDatetime {
 const DATE_RE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
 const TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?$/;
 // An offset is only meaningful with a time, so it sits inside the optional time group.
-const DATETIME_RE =
-  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ Tt](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const DATETIME_RE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ Tt](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 

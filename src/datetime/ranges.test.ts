@@ -69,7 +69,10 @@ describe('timespanRange', () => {
       () => range('fortnight'),
       (err: unknown) => err instanceof FwError && err.excType === 'DataError' && err.message.includes('fortnight'),
     );
-    assert.throws(() => range(5 as unknown as string), (err: unknown) => err instanceof FwError && err.status === 417);
+    assert.throws(
+      () => range(5 as unknown as string),
+      (err: unknown) => err instanceof FwError && err.status === 417,
+    );
   });
 
   test('uses today in the given time zone when no date is given', () => {

@@ -186,9 +186,7 @@ export function previousNextRange(
 ): DateRange {
   const unit = PERIODS.get(normalise(period));
   if (unit === undefined) {
-    throw new DataError(
-      `Invalid period for ${op}: ${JSON.stringify(period)}. Use one of: ${[...PERIODS.keys()].join(', ')}`,
-    );
+    throw new DataError(`Invalid period for ${op}: ${JSON.stringify(period)}. Use one of: ${[...PERIODS.keys()].join(', ')}`);
   }
   return timespanRange(`${op === 'previous' ? 'last' : 'next'} ${unit}`, timeZone, today, firstDayOfWeek);
 }

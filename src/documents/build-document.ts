@@ -47,9 +47,7 @@ export function coerceFields(meta: Meta, doc: Doc, ctx: FieldContext, metaOf: (d
       }
       const rowDoctype = (row as Doc).doctype;
       if (rowDoctype !== undefined && rowDoctype !== null && rowDoctype !== childMeta.name) {
-        throw new ValidationError(
-          `Row #${i + 1} of ${meta.label(f.def.fieldname)} must be a ${childMeta.name}, not ${String(rowDoctype)}`,
-        );
+        throw new ValidationError(`Row #${i + 1} of ${meta.label(f.def.fieldname)} must be a ${childMeta.name}, not ${String(rowDoctype)}`);
       }
       // A row without a name is new: it gets its DocField defaults like a new document.
       const name = (row as Doc).name;

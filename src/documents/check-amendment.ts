@@ -9,13 +9,7 @@ import type { DocumentGuard } from './document-guard.js';
  * docs/architecture.md "Submittable DocTypes"): the source must exist and be cancelled ("... cannot be amended because it
  * is not cancelled", 417), and unless `checkPermission` is false the principal needs `amend` on it.
  */
-export async function checkAmendment(
-  ctx: DocContext,
-  service: DocumentGuard,
-  meta: Meta,
-  doc: Doc,
-  checkPermission: boolean,
-): Promise<void> {
+export async function checkAmendment(ctx: DocContext, service: DocumentGuard, meta: Meta, doc: Doc, checkPermission: boolean): Promise<void> {
   const from = doc.amended_from;
   if (!meta.isSubmittable || typeof from !== 'string' || from === '') return;
   const source = await service.repo(ctx).load(ctx.q, meta, from);

@@ -48,13 +48,7 @@ function settable(values: Doc): Doc {
  * Reads one child row: `parent` names the parent DocType (417 DataError without it, as for lists);
  * the caller needs read permission on the parent document.
  */
-export async function getChildRow(
-  ctx: DocContext,
-  service: DocumentService,
-  doctype: string,
-  name: string,
-  parent: string | undefined,
-): Promise<Doc> {
+export async function getChildRow(ctx: DocContext, service: DocumentService, doctype: string, name: string, parent: string | undefined): Promise<Doc> {
   const child = ctx.metas.get(doctype);
   if (!parent) throw new DataError(`${doctype} is a child table: pass parent=<parent DocType> to read it`);
   const parentMeta = ctx.metas.get(parent);
@@ -90,12 +84,7 @@ export async function insertChildRow(ctx: DocContext, service: DocumentService, 
 }
 
 /** Where a stored child row sits: its parent DocType, parent name and table field. */
-async function locate(
-  ctx: DocContext,
-  service: DocumentService,
-  doctype: string,
-  name: string,
-): Promise<{ parentMeta: Meta; parent: string; field: string }> {
+async function locate(ctx: DocContext, service: DocumentService, doctype: string, name: string): Promise<{ parentMeta: Meta; parent: string; field: string }> {
   const child = ctx.metas.get(doctype);
   // Refused before the row is looked up, so a 404 never tells a caller who may not write anyway that a row exists.
   const parents = ctx.metas

@@ -13,7 +13,13 @@ const names = (prefix: string, n: number) => new Set(Array.from({ length: n }, (
 describe('docstatus lookups', () => {
   test('one statement for a few names over several tables, every name bound', () => {
     for (const dialect of [new SqliteDialect(), new PostgresDialect()]) {
-      const [only, ...rest] = docstatusStatements(dialect, new Map([[meta('User'), new Set(['a@x.com'])], [meta('Role'), new Set(["O'Brien", 'Admin'])]]));
+      const [only, ...rest] = docstatusStatements(
+        dialect,
+        new Map([
+          [meta('User'), new Set(['a@x.com'])],
+          [meta('Role'), new Set(["O'Brien", 'Admin'])],
+        ]),
+      );
       assert.equal(rest.length, 0);
       assert.deepEqual(only.statement.parameters, ['a@x.com', "O'Brien", 'Admin']);
       assert.match(only.statement.sql, /union all/);
@@ -24,10 +30,25 @@ describe('docstatus lookups', () => {
   test(`splits at ${NAMES_PER_STATEMENT} names per statement, across and within tables, in order`, () => {
     const a = meta('A');
     const b = meta('B');
-    const statements = docstatusStatements(new SqliteDialect(), new Map([[a, names('a', 700)], [b, names('b', 400)]]));
-    assert.deepEqual(statements.map((s) => s.statement.parameters.length), [500, 500, 100]);
-    assert.deepEqual(statements.map((s) => s.metas), [[a], [a, b], [b]]);
-    assert.deepEqual(statements.flatMap((s) => s.statement.parameters), [...names('a', 700), ...names('b', 400)]);
+    const statements = docstatusStatements(
+      new SqliteDialect(),
+      new Map([
+        [a, names('a', 700)],
+        [b, names('b', 400)],
+      ]),
+    );
+    assert.deepEqual(
+      statements.map((s) => s.statement.parameters.length),
+      [500, 500, 100],
+    );
+    assert.deepEqual(
+      statements.map((s) => s.metas),
+      [[a], [a, b], [b]],
+    );
+    assert.deepEqual(
+      statements.flatMap((s) => s.statement.parameters),
+      [...names('a', 700), ...names('b', 400)],
+    );
   });
 
   test('answers by table and name; a name found in one table is not found in another', () => {
@@ -38,7 +59,13 @@ describe('docstatus lookups', () => {
     const a = meta('A');
     const b = meta('B');
     const found = new FoundDocstatuses();
-    for (const { statement, metas } of docstatusStatements(new SqliteDialect(), new Map([[a, new Set(['shared', 'gone'])], [b, new Set([...names('b', 600), 'shared'])]]))) {
+    for (const { statement, metas } of docstatusStatements(
+      new SqliteDialect(),
+      new Map([
+        [a, new Set(['shared', 'gone'])],
+        [b, new Set([...names('b', 600), 'shared'])],
+      ]),
+    )) {
       found.add(metas, db.prepare(statement.sql).all(...(statement.parameters as unknown[])) as object[]);
     }
     assert.equal(found.of(a, 'shared'), 2);

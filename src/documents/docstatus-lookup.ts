@@ -59,9 +59,15 @@ function shapeFor(dialect: Dialect, tables: ReadonlyArray<[Meta, string[]]>): St
       let at = 0;
       const selects = tables.map(([meta, names], t) => {
         const bound = slots.slice(at, (at += names.length));
-        return dialect.builder.selectFrom(meta.tableName).select([sql.lit(t).as('t'), 'name', 'docstatus']).where('name', 'in', bound);
+        return dialect.builder
+          .selectFrom(meta.tableName)
+          .select([sql.lit(t).as('t'), 'name', 'docstatus'])
+          .where('name', 'in', bound);
       });
-      return selects.slice(1).reduce((all, next) => all.unionAll(next), selects[0]).compile();
+      return selects
+        .slice(1)
+        .reduce((all, next) => all.unionAll(next), selects[0])
+        .compile();
     });
     if (byKey.size >= SHAPES_KEPT) byKey.clear();
     byKey.set(key, shape);

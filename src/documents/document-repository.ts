@@ -199,13 +199,7 @@ export class DocumentRepository {
   /** Deletes the document and its child rows. */
   async delete(q: Queryable, meta: Meta, name: string): Promise<void> {
     for (const child of this.#children(meta)) {
-      await q.run(
-        this.#dialect.builder
-          .deleteFrom(child.meta.tableName)
-          .where('parent', '=', name)
-          .where('parenttype', '=', meta.name)
-          .compile(),
-      );
+      await q.run(this.#dialect.builder.deleteFrom(child.meta.tableName).where('parent', '=', name).where('parenttype', '=', meta.name).compile());
     }
     await q.run(this.#dialect.builder.deleteFrom(meta.tableName).where('name', '=', name).compile());
   }

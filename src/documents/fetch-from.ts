@@ -79,12 +79,7 @@ async function fill(ctx: DocContext, meta: Meta, doc: Doc, group: FetchGroup, ta
   if (source.isSingle) return;
   const present = targets.filter((t) => source.hasColumn(t.source));
   if (present.length === 0) return;
-  const statement = ctx.dialect.builder
-    .selectFrom(source.tableName)
-    .selectAll()
-    .where('name', '=', text(doc[group.link.def.fieldname]))
-    .limit(1)
-    .compile();
+  const statement = ctx.dialect.builder.selectFrom(source.tableName).selectAll().where('name', '=', text(doc[group.link.def.fieldname])).limit(1).compile();
   const row = (await ctx.q.all(statement))[0];
   if (!row) return;
   const visible = await readableSources(ctx, source, row);

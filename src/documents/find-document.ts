@@ -9,13 +9,7 @@ import { listDocuments } from './list-documents.js';
  * The first document matching `filters` (a dict or list; `{}` matches any) in the DocType's default
  * order, among those the principal may read; 404 when none matches. A child DocType needs `parent`.
  */
-export async function findDocument(
-  ctx: DocContext,
-  service: DocumentService,
-  doctype: string,
-  filters: unknown,
-  parent?: string,
-): Promise<Doc> {
+export async function findDocument(ctx: DocContext, service: DocumentService, doctype: string, filters: unknown, parent?: string): Promise<Doc> {
   const meta = ctx.metas.get(doctype);
   const { rows } = await listDocuments(ctx, doctype, { fields: ['name'], filters, limit_page_length: 1, parent }, 'v1');
   const first = rows[0] as { name?: unknown } | undefined;

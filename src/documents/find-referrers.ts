@@ -37,9 +37,7 @@ export interface ReferrerSearch {
 
 /** The field a child row's link sits in, as `table.field` of its parent. */
 function childFieldLabel(ctx: DocContext, parenttype: string, childMeta: Meta, fieldname: string): string {
-  const table = ctx.metas.has(parenttype)
-    ? ctx.metas.get(parenttype).tableFields.find((f) => f.def.options === childMeta.name)?.def.fieldname
-    : undefined;
+  const table = ctx.metas.has(parenttype) ? ctx.metas.get(parenttype).tableFields.find((f) => f.def.options === childMeta.name)?.def.fieldname : undefined;
   return table ? `${table}.${fieldname}` : fieldname;
 }
 
@@ -54,9 +52,7 @@ async function tableReferrers(ctx: DocContext, path: LinkPath, target: Meta, nam
   if (search.docstatus !== undefined) query = query.where('docstatus', '=', search.docstatus);
   if (meta.isChild) {
     // The document's own rows and rows kept by ignored DocTypes do not count.
-    query = query
-      .where((eb) => eb.not(eb.and([eb('parenttype', '=', target.name), eb('parent', '=', name)])))
-      .where('parenttype', 'not in', IGNORED_DOCTYPES);
+    query = query.where((eb) => eb.not(eb.and([eb('parenttype', '=', target.name), eb('parent', '=', name)]))).where('parenttype', 'not in', IGNORED_DOCTYPES);
   } else if (meta.name === target.name) {
     query = query.where('name', '!=', name);
   }

@@ -16,7 +16,7 @@ function mayJoin(raw: Record<string, unknown>): boolean {
   return REFERRING_PARAMS.some((key) => {
     const value = raw[key];
     if (value === undefined || value === null) return false;
-    return (typeof value === 'string' ? value : JSON.stringify(value) ?? '').includes('.');
+    return (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).includes('.');
   });
 }
 

@@ -191,12 +191,7 @@ async function* pageAsStream(ctx: DocContext, plan: ListPlan): AsyncIterable<Sha
 }
 
 /** Lists documents by the reference's list parameters (docs/api.md "Lists"). */
-export async function listDocuments(
-  ctx: DocContext,
-  doctype: string,
-  raw: Record<string, unknown>,
-  version: ListVersion,
-): Promise<ListResult> {
+export async function listDocuments(ctx: DocContext, doctype: string, raw: Record<string, unknown>, version: ListVersion): Promise<ListResult> {
   return runList(ctx, await planList(ctx, doctype, raw, version));
 }
 

@@ -100,9 +100,7 @@ export async function expandSeries(pattern: string, input: ExpressionInput): Pro
     throw new ValidationError(`Invalid naming series ${pattern}: dot (.) missing`);
   }
   if (!SERIES_PATTERN.test(pattern)) {
-    throw new ValidationError(
-      `Special Characters except '-', '#', '.', '/', '{' and '}' not allowed in naming series ${pattern}`,
-    );
+    throw new ValidationError(`Special Characters except '-', '#', '.', '/', '{' and '}' not allowed in naming series ${pattern}`);
   }
   let name = '';
   let counted = false;

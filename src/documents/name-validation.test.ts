@@ -6,11 +6,14 @@ import { validateName } from './name-validation.js';
 const todo = { name: 'ToDo', isSingle: false };
 
 function refuses(meta: { name: string; isSingle: boolean }, name: string): void {
-  assert.throws(() => validateName(meta, name), (err: unknown) => {
-    assert.ok(err instanceof NameError, `expected NameError, got ${String(err)}`);
-    assert.equal(err.status, 409);
-    return true;
-  });
+  assert.throws(
+    () => validateName(meta, name),
+    (err: unknown) => {
+      assert.ok(err instanceof NameError, `expected NameError, got ${String(err)}`);
+      assert.equal(err.status, 409);
+      return true;
+    },
+  );
 }
 
 describe('validateName', () => {

@@ -4,12 +4,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { ValidationError } from '../errors/index.js';
 import type { Database } from '../storage/database.js';
 import { openTestDatabase, testDialects } from '../../test/helpers/dialects.js';
-import {
-  nextAutoincrementValue,
-  nextSeriesValue,
-  noteAutoincrementValue,
-  seriesTableStatement,
-} from './naming-series.js';
+import { nextAutoincrementValue, nextSeriesValue, noteAutoincrementValue, seriesTableStatement } from './naming-series.js';
 
 for (const dialect of testDialects()) {
   describe(`series counters (${dialect.name})`, () => {

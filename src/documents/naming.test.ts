@@ -242,16 +242,12 @@ for (const dialect of testDialects()) {
     ]);
 
     test('names an amendment of a first document <name>-1', async () => {
-      await db.transaction((q) =>
-        q.run(db.dialect.builder.insertInto('tabInvoice').values({ name: 'INV-00007', amended_from: null }).compile()),
-      );
+      await db.transaction((q) => q.run(db.dialect.builder.insertInto('tabInvoice').values({ name: 'INV-00007', amended_from: null }).compile()));
       assert.equal(await name(invoice, { amended_from: 'INV-00007' }), 'INV-00007-1');
     });
 
     test('raises the counter when amending an amendment', async () => {
-      await db.transaction((q) =>
-        q.run(db.dialect.builder.insertInto('tabInvoice').values({ name: 'INV-00008-1', amended_from: 'INV-00008' }).compile()),
-      );
+      await db.transaction((q) => q.run(db.dialect.builder.insertInto('tabInvoice').values({ name: 'INV-00008-1', amended_from: 'INV-00008' }).compile()));
       assert.equal(await name(invoice, { amended_from: 'INV-00008-1' }), 'INV-00008-2');
     });
   });

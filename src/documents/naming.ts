@@ -90,12 +90,7 @@ function amendedFromOf(meta: Meta, doc: Doc): string | undefined {
 
 /** True when the stored document `name` is itself an amendment (its `amended_from` is set). */
 async function isAmendment(meta: Meta, name: string, ctx: NamingContext): Promise<boolean> {
-  const statement = ctx.dialect.builder
-    .selectFrom(meta.tableName)
-    .select('amended_from')
-    .where('name', '=', name)
-    .limit(1)
-    .compile();
+  const statement = ctx.dialect.builder.selectFrom(meta.tableName).select('amended_from').where('name', '=', name).limit(1).compile();
   const rows = await ctx.q.all<{ amended_from: unknown }>(statement);
   const from = rows[0]?.amended_from;
   return typeof from === 'string' && from !== '';
@@ -105,13 +100,7 @@ async function isAmendment(meta: Meta, name: string, ctx: NamingContext): Promis
 const COUNTER_NAME = /^[1-9]\d{0,8}$/;
 
 /** The name by the DocType's own rule, before validation. */
-async function nameByRule(
-  rule: NamingRule,
-  meta: Meta,
-  doc: Doc,
-  ctx: NamingContext,
-  clientName: unknown,
-): Promise<string> {
+async function nameByRule(rule: NamingRule, meta: Meta, doc: Doc, ctx: NamingContext, clientName: unknown): Promise<string> {
   const input: ExpressionInput = {
     doc,
     hasField: (fieldname) => meta.field(fieldname) !== undefined,
@@ -159,7 +148,11 @@ function namingSeriesPattern(meta: Meta, doc: Doc): string {
   let series = typeof doc.naming_series === 'string' ? doc.naming_series.trim() : '';
   if (series === '') {
     const options = meta.field('naming_series')?.def.options ?? '';
-    series = options.split('\n').map((o) => o.trim()).find((o) => o !== '') ?? '';
+    series =
+      options
+        .split('\n')
+        .map((o) => o.trim())
+        .find((o) => o !== '') ?? '';
     if (series !== '') doc.naming_series = series;
   }
   if (series === '') throw new MandatoryError('Naming Series mandatory', { doctype: meta.name });
@@ -173,12 +166,7 @@ function namingSeriesPattern(meta: Meta, doc: Doc): string {
  * ignored unless the rule is `prompt` or `UUID`, or `keepClientName` is set (v2 inserts).
  * May fill `naming_series` of `doc` with the default series.
  */
-export async function nameDocument(
-  meta: Meta,
-  doc: Doc,
-  ctx: NamingContext,
-  opts: { clientName?: unknown; keepClientName?: boolean } = {},
-): Promise<string> {
+export async function nameDocument(meta: Meta, doc: Doc, ctx: NamingContext, opts: { clientName?: unknown; keepClientName?: boolean } = {}): Promise<string> {
   if (meta.isSingle) return meta.name;
   const rule = meta.isChild ? HASH : namingRuleOf(meta);
   const kept = opts.keepClientName ? clientNameText(opts.clientName) : undefined;

@@ -28,12 +28,9 @@ function sharesQuery(dialect: Dialect, guest: boolean, doctype: string, user: st
 
 /** The shares query is run by every restricted list and document check: its shapes are built once. */
 const shareStatements = perOwner((dialect: Dialect) => {
-  const ofDocType = (guest: boolean) =>
-    statementShape(2, (doctype: string, user: string) => sharesQuery(dialect, guest, doctype, user).compile());
+  const ofDocType = (guest: boolean) => statementShape(2, (doctype: string, user: string) => sharesQuery(dialect, guest, doctype, user).compile());
   const ofDocument = (guest: boolean) =>
-    statementShape(3, (doctype: string, user: string, name: string) =>
-      sharesQuery(dialect, guest, doctype, user).where('share_name', '=', name).compile(),
-    );
+    statementShape(3, (doctype: string, user: string, name: string) => sharesQuery(dialect, guest, doctype, user).where('share_name', '=', name).compile());
   return {
     ofDocType: { guest: ofDocType(true), user: ofDocType(false) },
     ofDocument: { guest: ofDocument(true), user: ofDocument(false) },
@@ -44,13 +41,7 @@ const shareStatements = perOwner((dialect: Dialect) => {
  * The shares of `doctype` documents (of the one named `name`, when given) with `user`, plus those
  * shared with everyone (which Guest does not get), read from `tabDocShare`.
  */
-export async function loadShares(
-  q: Queryable,
-  dialect: Dialect,
-  user: string,
-  doctype: string,
-  name?: string,
-): Promise<ShareGrant[]> {
+export async function loadShares(q: Queryable, dialect: Dialect, user: string, doctype: string, name?: string): Promise<ShareGrant[]> {
   const shapes = shareStatements(dialect);
   const who = user === GUEST_USER ? 'guest' : 'user';
   const statement = name === undefined ? shapes.ofDocType[who](doctype, user) : shapes.ofDocument[who](doctype, user, name);
@@ -91,9 +82,7 @@ export async function loadUserPermissions(q: Queryable, dialect: Dialect, user: 
     if (!row.allow || !row.for_value) continue;
     const everywhere = Number(row.apply_to_all_doctypes) === 1 || !row.applicable_for;
     rules.push(
-      everywhere
-        ? { allow: row.allow, forValue: row.for_value }
-        : { allow: row.allow, forValue: row.for_value, applicableFor: row.applicable_for as string },
+      everywhere ? { allow: row.allow, forValue: row.for_value } : { allow: row.allow, forValue: row.for_value, applicableFor: row.applicable_for as string },
     );
   }
   return rules;

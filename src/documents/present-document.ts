@@ -11,9 +11,8 @@ export function presentDoc(doc: Doc, style: Presentation): Doc {
   for (const k in doc) {
     const v = doc[k];
     if (v === null || v === undefined) continue;
-    out[k] = Array.isArray(v) && v.length > 0 && typeof v[0] === 'object' && v[0] !== null && 'doctype' in v[0]
-      ? v.map((row) => presentDoc(row as Doc, style))
-      : v;
+    out[k] =
+      Array.isArray(v) && v.length > 0 && typeof v[0] === 'object' && v[0] !== null && 'doctype' in v[0] ? v.map((row) => presentDoc(row as Doc, style)) : v;
   }
   return out;
 }

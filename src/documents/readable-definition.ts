@@ -47,11 +47,7 @@ async function childLevels(ctx: DocContext, child: Meta): Promise<Set<number> | 
 export async function readableDefinition(ctx: DocContext, doctype: string): Promise<Record<string, unknown>> {
   if (!ctx.metas.has(doctype)) throw new DoesNotExistError(`DocType ${doctype.slice(0, 140)} not found`, { doctype });
   const meta = ctx.metas.get(doctype);
-  const levels = meta.isChild
-    ? await childLevels(ctx, meta)
-    : (await mayReadDocType(ctx, meta))
-      ? permittedLevels(ctx.principal, meta, 'read')
-      : undefined;
+  const levels = meta.isChild ? await childLevels(ctx, meta) : (await mayReadDocType(ctx, meta)) ? permittedLevels(ctx.principal, meta, 'read') : undefined;
   if (levels === undefined) {
     throw new PermissionError('Not permitted', { doctype, messages: [{ message: `No permission to read ${doctype}`, title: 'Not permitted' }] });
   }

@@ -10,8 +10,7 @@ type TestDatabase = Awaited<ReturnType<typeof openTestDatabase>>;
 for (const dialect of testDialects()) {
   describe(`withSavepoint on ${dialect.name}`, () => {
     let t: TestDatabase;
-    const insert = (q: Queryable, name: string) =>
-      q.run(t.db.dialect.builder.insertInto('sp_items').values({ name }).compile());
+    const insert = (q: Queryable, name: string) => q.run(t.db.dialect.builder.insertInto('sp_items').values({ name }).compile());
     const names = async () => {
       const statement = t.db.dialect.builder.selectFrom('sp_items').select('name').orderBy('name').compile();
       return (await t.db.read((q) => q.all<{ name: string }>(statement))).map((r) => r.name);

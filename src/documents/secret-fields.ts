@@ -17,13 +17,7 @@ export async function storeSecretFields(ctx: DocContext, meta: Meta, doc: Doc, b
     if (!f.type.secret) continue;
     const value = doc[f.def.fieldname];
     if (typeof value === 'string' && value !== '' && !MASK.test(value)) {
-      await saveFieldSecret(
-        ctx.q,
-        ctx.dialect,
-        { doctype: meta.name, name: String(doc.name), fieldname: f.def.fieldname },
-        value,
-        encryptionKey,
-      );
+      await saveFieldSecret(ctx.q, ctx.dialect, { doctype: meta.name, name: String(doc.name), fieldname: f.def.fieldname }, value, encryptionKey);
       doc[f.def.fieldname] = PASSWORD_MASK;
     } else if (typeof value === 'string' && MASK.test(value)) {
       doc[f.def.fieldname] = before?.[f.def.fieldname] ?? null;

@@ -51,11 +51,7 @@ export async function saveSingleChildRows(ctx: DocContext, meta: Meta, doc: Doc)
     const rows = doc[field.def.fieldname];
     if (!Array.isArray(rows)) continue;
     const keep = rows.map((r: Doc) => String(r.name));
-    let del = db
-      .deleteFrom(child.tableName)
-      .where('parent', '=', meta.name)
-      .where('parenttype', '=', meta.name)
-      .where('parentfield', '=', field.def.fieldname);
+    let del = db.deleteFrom(child.tableName).where('parent', '=', meta.name).where('parenttype', '=', meta.name).where('parentfield', '=', field.def.fieldname);
     if (keep.length > 0) del = del.where('name', 'not in', keep);
     await ctx.q.run(del.compile());
     for (const row of rows as Doc[]) {

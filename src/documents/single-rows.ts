@@ -26,12 +26,7 @@ export function singlesTableStatement(dialect: Dialect): SqlStatement {
  * The stored rows of `doctype`. With `forUpdate` (PostgreSQL) the rows are locked first and then
  * read again, so a save waiting for another one sees every row that one committed, new rows too.
  */
-export async function readSingleRows(
-  q: Queryable,
-  dialect: Dialect,
-  doctype: string,
-  opts: { forUpdate?: boolean } = {},
-): Promise<SingleRows> {
+export async function readSingleRows(q: Queryable, dialect: Dialect, doctype: string, opts: { forUpdate?: boolean } = {}): Promise<SingleRows> {
   const query = dialect.builder.selectFrom(SINGLES_TABLE).select(['field', 'value']).where('doctype', '=', doctype);
   if (opts.forUpdate && dialect.supportsRowLocks) await q.all(query.forUpdate().compile());
   const rows = await q.all<{ field: string; value: unknown }>(query.compile());

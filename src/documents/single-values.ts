@@ -7,16 +7,7 @@ import type { DocumentGuard } from './document-guard.js';
 import { loadSingle } from './single-document.js';
 
 /** The field types whose empty value `get_single_value` answers as `""` (the reference's `cast` → `cstr`). */
-const TEXT_TYPES: ReadonlySet<string> = new Set([
-  'Data',
-  'Text',
-  'Small Text',
-  'Long Text',
-  'Text Editor',
-  'Select',
-  'Link',
-  'Dynamic Link',
-]);
+const TEXT_TYPES: ReadonlySet<string> = new Set(['Data', 'Text', 'Small Text', 'Long Text', 'Text Editor', 'Select', 'Link', 'Dynamic Link']);
 
 function checkFieldnames(meta: Meta, fieldnames: readonly string[]): void {
   for (const name of fieldnames) {

@@ -33,7 +33,14 @@ test('an s3 file_storage gets defaults for what it leaves out', () => {
     private_delivery: 'proxy',
     presign_ttl_s: 60,
   });
-  const full = parse({ ...S3, prefix: 'sites/erp.example.com', endpoint: 'http://127.0.0.1:9000', force_path_style: true, private_delivery: 'redirect', presign_ttl_s: 120 });
+  const full = parse({
+    ...S3,
+    prefix: 'sites/erp.example.com',
+    endpoint: 'http://127.0.0.1:9000',
+    force_path_style: true,
+    private_delivery: 'redirect',
+    presign_ttl_s: 120,
+  });
   assert.equal(full.backend === 's3' && full.prefix, 'sites/erp.example.com');
   assert.equal(full.backend === 's3' && full.presign_ttl_s, 120);
 });

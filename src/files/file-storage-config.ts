@@ -75,7 +75,8 @@ function delivery(raw: Record<string, unknown>, key: string, fail: (msg: string)
  */
 export function parseFileStorageConfig(value: unknown, fail: (msg: string) => never): FileStorageConfig {
   if (value === undefined || value === null) return DEFAULT_FILE_STORAGE;
-  if (typeof value !== 'object' || Array.isArray(value)) fail('"file_storage" must be an object like {"backend": "local"} or {"backend": "s3", "bucket": "..."}');
+  if (typeof value !== 'object' || Array.isArray(value))
+    fail('"file_storage" must be an object like {"backend": "local"} or {"backend": "s3", "bucket": "..."}');
   const raw = value as Record<string, unknown>;
   if (raw.backend === undefined || raw.backend === 'local') {
     if (Object.keys(raw).every((key) => key === 'backend')) return DEFAULT_FILE_STORAGE;

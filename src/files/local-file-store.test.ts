@@ -33,10 +33,7 @@ describe('LocalFileStore', () => {
   });
   after(() => rm(root, { recursive: true, force: true }));
 
-  const allFiles = async () => [
-    ...(await readdir(folders.publicFiles).catch(() => [])),
-    ...(await readdir(folders.privateFiles).catch(() => [])),
-  ];
+  const allFiles = async () => [...(await readdir(folders.publicFiles).catch(() => [])), ...(await readdir(folders.privateFiles).catch(() => []))];
 
   test('put writes the bytes under the key and answers size and sha256', async () => {
     const written = await store.put('files/a.txt', body('hello'));

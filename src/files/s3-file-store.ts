@@ -81,10 +81,9 @@ export class S3FileStore implements FileStore {
     } catch (err) {
       if (err instanceof FwError || !(err instanceof Error)) throw err;
       this.#report?.(err, this.location);
-      throw new ServiceUnavailableError(
-        "The site cannot reach its file storage right now. Tell the site's administrator (the server log names the cause).",
-        { cause: err },
-      );
+      throw new ServiceUnavailableError("The site cannot reach its file storage right now. Tell the site's administrator (the server log names the cause).", {
+        cause: err,
+      });
     }
   }
 
@@ -242,9 +241,7 @@ export class S3FileStore implements FileStore {
       const folder = `${this.#prefix}${isPrivate ? 'private' : 'public'}/files/`;
       let token: string | undefined;
       do {
-        const page = await this.#calling(() =>
-          this.#client.send(new ListObjectsV2Command({ Bucket: this.#bucket, Prefix: folder, ContinuationToken: token })),
-        );
+        const page = await this.#calling(() => this.#client.send(new ListObjectsV2Command({ Bucket: this.#bucket, Prefix: folder, ContinuationToken: token })));
         for (const object of page.Contents ?? []) {
           const name = (object.Key ?? '').slice(folder.length);
           if (isStorableName(name)) yield localFile(name, isPrivate).key;

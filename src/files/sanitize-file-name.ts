@@ -15,7 +15,10 @@ const URL_BREAKING = /[?#%]/g;
 export function sanitizeFileName(raw: unknown): string {
   const text = typeof raw === 'string' ? raw.normalize('NFC') : '';
   const lastPart = text.replace(INVISIBLE, '').split(/[/\\]/).pop() ?? '';
-  const name = lastPart.replace(URL_BREAKING, '_').replace(/^[.\s]+/, '').trim();
+  const name = lastPart
+    .replace(URL_BREAKING, '_')
+    .replace(/^[.\s]+/, '')
+    .trim();
   if (name === '') return 'file';
   if (name.length <= MAX_LENGTH) return name;
   const ext = extname(name);

@@ -12,7 +12,11 @@ export class UploadedFile {
   readonly #placed = new Set<string>();
   #released = false;
 
-  private constructor(store: FileStore, staged: StagedObject, readonly filename: string) {
+  private constructor(
+    store: FileStore,
+    staged: StagedObject,
+    readonly filename: string,
+  ) {
     this.#store = store;
     this.#staged = staged;
   }

@@ -120,13 +120,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   const cors = corsSteps(site);
   const uploads = uploadSteps(site, bodyIdleMs);
   registerRequestPipeline(app, {
-    onRequest: [
-      () => (closing ? shuttingDown() : undefined),
-      missingHost,
-      refuseInMaintenance(site),
-      bodyIdle.start,
-      cors.preflight,
-    ],
+    onRequest: [() => (closing ? shuttingDown() : undefined), missingHost, refuseInMaintenance(site), bodyIdle.start, cors.preflight],
     preValidation: [uploads.stage, readJsonBodyOfGet(site.config.max_request_size)],
     preHandler: [bodyIdle.end, refuseDeepArguments],
     onSend: [cors.headers, uploads.release, defaultHeaders],

@@ -20,8 +20,7 @@ function splitKeySecret(value: string): { apiKey: string; apiSecret: string } | 
 }
 
 function decodeBasic(token: string): string {
-  const invalid = () =>
-    new InvalidAuthorizationToken('Failed to decode token, please provide a valid base64-encoded token.');
+  const invalid = () => new InvalidAuthorizationToken('Failed to decode token, please provide a valid base64-encoded token.');
   if (!BASE64.test(token)) throw invalid();
   try {
     return utf8.decode(Buffer.from(token, 'base64'));

@@ -61,9 +61,7 @@ export function v1ErrorBody(mapped: MappedError, scope: ErrorScope): ErrorBody {
   };
   if (mapped.messages.length > 0) {
     body._server_messages = JSON.stringify(
-      mapped.messages.map((m) =>
-        JSON.stringify({ message: m.message, title: m.title ?? 'Message', indicator: m.indicator ?? 'red', raise_exception: 1 }),
-      ),
+      mapped.messages.map((m) => JSON.stringify({ message: m.message, title: m.title ?? 'Message', indicator: m.indicator ?? 'red', raise_exception: 1 })),
     );
   }
   const responseMessage = mapped.error?.details.responseMessage;

@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyRequest } from 'fastify';
-import {
-  FwError,
-  InvalidRequestBody,
-  RequestTooLarge,
-  ServiceUnavailableError,
-} from '../errors/index.js';
+import { FwError, InvalidRequestBody, RequestTooLarge, ServiceUnavailableError } from '../errors/index.js';
 import { securityHeaderPairs } from './security-headers.js';
 import { mapError, v1ErrorBody, type ErrorScope, type MappedError } from './error-response.js';
 
@@ -39,9 +34,7 @@ export function fromFastify(err: FastifyError): FrameworkError | undefined {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { error: new InvalidRequestBody(err.message) };
     default:
-      return typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500
-        ? { error: new InvalidRequestBody(err.message) }
-        : undefined;
+      return typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? { error: new InvalidRequestBody(err.message) } : undefined;
   }
 }
 
@@ -76,7 +69,11 @@ function fromClientError(err: NodeJS.ErrnoException): FrameworkError {
 }
 
 /** The head and body of an error answered outside Fastify (on the socket or a bare ServerResponse). */
-function rawErrorAnswer(framework: FrameworkError, developerMode: boolean, log: FastifyBaseLogger): { status: number; headers: Record<string, string>; body: string } {
+function rawErrorAnswer(
+  framework: FrameworkError,
+  developerMode: boolean,
+  log: FastifyBaseLogger,
+): { status: number; headers: Record<string, string>; body: string } {
   const scope: ErrorScope = { requestId: randomUUID(), developerMode, log };
   const mapped = mapError(framework.error, scope);
   const body = JSON.stringify(v1ErrorBody(mapped, scope));
@@ -108,7 +105,9 @@ export function clientErrorHandler(developerMode: boolean) {
       return;
     }
     const { status, headers, body } = rawErrorAnswer(fromClientError(err), developerMode, this.log);
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     // end() rather than destroy(): the answer is flushed before the connection closes.
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${head}\r\n${body}`);
   };

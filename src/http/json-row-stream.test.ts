@@ -51,13 +51,15 @@ describe('sendJsonRows', () => {
   });
 
   test('a failure mid-stream cuts the response short and the server carries on', async () => {
-    const cut = await fetch(`${origin}/rows/5000?fail=3000`).then(
-      async (res) => {
-        const text = await res.text();
-        return text.endsWith(ENVELOPE.tail) ? 'complete' : 'truncated';
-      },
-      () => 'truncated',
-    ).catch(() => 'truncated');
+    const cut = await fetch(`${origin}/rows/5000?fail=3000`)
+      .then(
+        async (res) => {
+          const text = await res.text();
+          return text.endsWith(ENVELOPE.tail) ? 'complete' : 'truncated';
+        },
+        () => 'truncated',
+      )
+      .catch(() => 'truncated');
     assert.equal(cut, 'truncated');
     const ping = await fetch(`${origin}/ping`);
     assert.deepEqual(await ping.json(), { ok: true });

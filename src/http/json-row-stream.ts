@@ -17,11 +17,7 @@ export interface JsonEnvelope {
  * The next rows are read only when the response wants more, so the socket's backpressure reaches
  * the database cursor.
  */
-async function* jsonChunks(
-  first: IteratorResult<unknown>,
-  rows: AsyncIterator<unknown>,
-  envelope: JsonEnvelope,
-): AsyncGenerator<string> {
+async function* jsonChunks(first: IteratorResult<unknown>, rows: AsyncIterator<unknown>, envelope: JsonEnvelope): AsyncGenerator<string> {
   let chunk = envelope.head;
   let separator = '';
   try {

@@ -142,13 +142,7 @@ async function nextPart<T>(parts: AsyncIterator<T>, watch: BodyWatch): Promise<I
  * and dropped. A client that goes away, or stops sending for `idleMs`, ends the read at once; a
  * body that ends before its closing boundary is a 400 at once. None leaves staged bytes behind.
  */
-async function readMultipart(
-  req: FastifyRequest,
-  store: FileStore,
-  config: SiteConfig,
-  idleMs: number,
-  stageFiles: boolean,
-): Promise<Record<string, unknown>> {
+async function readMultipart(req: FastifyRequest, store: FileStore, config: SiteConfig, idleMs: number, stageFiles: boolean): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   const uploads: UploadedFile[] = [];
   uploadsOf.set(req, uploads);

@@ -60,7 +60,10 @@ describe('lazy request loggers', () => {
     const { app, lines } = await appLoggingAt('debug');
     await app.inject({ method: 'GET', url: '/quiet' });
     const own = lines.filter((l) => l.msg !== 'incoming request' && l.msg !== 'request completed');
-    assert.deepEqual(own.map((l) => l.msg), ['not written at warn', 'nor this']);
+    assert.deepEqual(
+      own.map((l) => l.msg),
+      ['not written at warn', 'nor this'],
+    );
     assert.ok(own.every((l) => typeof l.reqId === 'string'));
     await app.close();
   });

@@ -12,11 +12,13 @@ async function appWith(steps: Partial<RequestPipeline>) {
   return app;
 }
 
-const step = (name: string, outcome: () => ReturnType<RequestStep> = () => undefined): RequestStep => (req) => {
-  const r = req as unknown as { ran?: string[] };
-  (r.ran ??= []).push(name);
-  return outcome();
-};
+const step =
+  (name: string, outcome: () => ReturnType<RequestStep> = () => undefined): RequestStep =>
+  (req) => {
+    const r = req as unknown as { ran?: string[] };
+    (r.ran ??= []).push(name);
+    return outcome();
+  };
 
 describe('request pipeline', () => {
   test('steps run in order, waiting for those that return a promise; steps left out are skipped', async () => {

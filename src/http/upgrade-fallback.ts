@@ -14,7 +14,11 @@ function plainRequestHead(req: IncomingMessage): string {
     const lower = name.toLowerCase();
     if (lower === 'upgrade') continue;
     if (lower === 'connection') {
-      value = value.split(',').map((token) => token.trim()).filter((token) => token !== '' && token.toLowerCase() !== 'upgrade').join(', ');
+      value = value
+        .split(',')
+        .map((token) => token.trim())
+        .filter((token) => token !== '' && token.toLowerCase() !== 'upgrade')
+        .join(', ');
       if (value === '') continue;
     }
     head += `${name}: ${value}\r\n`;

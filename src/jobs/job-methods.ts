@@ -79,13 +79,17 @@ export function registerJobMethods(methods: MethodRegistry, jobs: JobQueue): voi
       });
       return { jobs: rows.map(presentJob), counts: await countJobs(ctx.q, dialect) };
     },
-    { methods: ['GET'], roles: SYSTEM_MANAGER, params: [
-      { name: 'status', type: 'string' },
-      { name: 'queue', type: 'string' },
-      { name: 'handler', type: 'string' },
-      { name: 'limit_start', type: 'int' },
-      { name: 'limit_page_length', type: 'int' },
-    ] },
+    {
+      methods: ['GET'],
+      roles: SYSTEM_MANAGER,
+      params: [
+        { name: 'status', type: 'string' },
+        { name: 'queue', type: 'string' },
+        { name: 'handler', type: 'string' },
+        { name: 'limit_start', type: 'int' },
+        { name: 'limit_page_length', type: 'int' },
+      ],
+    },
   );
 
   methods.register(

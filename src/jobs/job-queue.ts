@@ -176,7 +176,11 @@ export class JobQueue {
    */
   async enqueueBatch(jobs: readonly BatchedJob[], unit: Pick<JobUnit, 'q'>): Promise<void> {
     const now = this.clock.now();
-    await insertJobs(unit.q, this.db.dialect, jobs.map((j) => this.#prepare(j.handler, j.args, j.options ?? {}, now)));
+    await insertJobs(
+      unit.q,
+      this.db.dialect,
+      jobs.map((j) => this.#prepare(j.handler, j.args, j.options ?? {}, now)),
+    );
   }
 
   #prepare(handler: string, args: unknown, options: EnqueueOptions, now: number): NewJob {

@@ -6,8 +6,23 @@ import { perOwner } from '../storage/statement-shape.js';
 import { JOB_TABLE, type JobRow, type JobStatus } from './job-table.js';
 
 const JOB_COLUMNS = [
-  'name', 'job_id', 'dedupe_key', 'queue', 'handler', 'args', 'status', 'attempts', 'max_retries', 'timeout_ms',
-  'run_at', 'lease_until', 'claim', 'run_as', 'error', 'enqueued_at', 'finished_at',
+  'name',
+  'job_id',
+  'dedupe_key',
+  'queue',
+  'handler',
+  'args',
+  'status',
+  'attempts',
+  'max_retries',
+  'timeout_ms',
+  'run_at',
+  'lease_until',
+  'claim',
+  'run_as',
+  'error',
+  'enqueued_at',
+  'finished_at',
 ] as const satisfies readonly (keyof JobRow)[];
 
 /**
@@ -49,9 +64,7 @@ export async function insertJob(q: Queryable, dialect: Dialect, job: NewJob): Pr
   const [insert] = insertJobChunks(dialect)([row]);
   const { changes } = await q.run(insert!);
   if (changes > 0 || job.jobId === undefined) return { name, created: true };
-  const existing = await q.all<{ name: string }>(
-    dialect.builder.selectFrom(JOB_TABLE).select('name').where('dedupe_key', '=', job.jobId).compile(),
-  );
+  const existing = await q.all<{ name: string }>(dialect.builder.selectFrom(JOB_TABLE).select('name').where('dedupe_key', '=', job.jobId).compile());
   return { name: existing[0]?.name ?? name, created: false };
 }
 
@@ -110,9 +123,7 @@ function ownClaim(job: Pick<JobRow, 'name' | 'claim'>) {
 /** A job that ran to its end is removed; answers false when the claim was lost meanwhile. */
 export async function completeJob(q: Queryable, dialect: Dialect, job: JobRow): Promise<boolean> {
   const { name, claim } = ownClaim(job);
-  const { changes } = await q.run(
-    dialect.builder.deleteFrom(JOB_TABLE).where('name', '=', name).where('claim', '=', claim).compile(),
-  );
+  const { changes } = await q.run(dialect.builder.deleteFrom(JOB_TABLE).where('name', '=', name).where('claim', '=', claim).compile());
   return changes > 0;
 }
 
@@ -157,9 +168,7 @@ export async function listJobs(q: Queryable, dialect: Dialect, options: JobListO
   if (options.status) query = query.where('status', '=', options.status);
   if (options.queue) query = query.where('queue', '=', options.queue);
   if (options.handler) query = query.where('handler', '=', options.handler);
-  const rows = await q.all<JobRow>(
-    query.orderBy('enqueued_at').orderBy('name').limit(options.limit).offset(options.start).compile(),
-  );
+  const rows = await q.all<JobRow>(query.orderBy('enqueued_at').orderBy('name').limit(options.limit).offset(options.start).compile());
   return rows.map(normaliseJob);
 }
 
@@ -207,8 +216,6 @@ export async function retryFailedJob(q: Queryable, dialect: Dialect, name: strin
 
 /** Removes a failed job for good. */
 export async function deleteFailedJob(q: Queryable, dialect: Dialect, name: string): Promise<boolean> {
-  const { changes } = await q.run(
-    dialect.builder.deleteFrom(JOB_TABLE).where('name', '=', name).where('status', '=', 'failed').compile(),
-  );
+  const { changes } = await q.run(dialect.builder.deleteFrom(JOB_TABLE).where('name', '=', name).where('status', '=', 'failed').compile());
   return changes > 0;
 }

@@ -166,9 +166,7 @@ export class JobWorker {
     await this.#queue.flushSources();
     const now = clock.now();
     if (!(await db.read((q) => hasDueJobs(q, db.dialect, now, this.#queues)))) return [];
-    return db.transaction((q) =>
-      claimJobs(q, db.dialect, { now: clock.now(), limit, leaseMarginMs: this.#leaseMarginMs, queues: this.#queues }),
-    );
+    return db.transaction((q) => claimJobs(q, db.dialect, { now: clock.now(), limit, leaseMarginMs: this.#leaseMarginMs, queues: this.#queues }));
   }
 
   /** Runs one claimed job and records the outcome; never throws. */

@@ -41,12 +41,7 @@ export async function initialiseSlot(q: Queryable, dialect: Dialect, handler: st
  */
 export async function claimSlot(q: Queryable, dialect: Dialect, handler: string, frequency: string, slot: number): Promise<boolean> {
   const { changes } = await q.run(
-    dialect.builder
-      .updateTable(SCHEDULE_TABLE)
-      .set({ last_slot: slot, frequency })
-      .where('handler', '=', handler)
-      .where('last_slot', '<', slot)
-      .compile(),
+    dialect.builder.updateTable(SCHEDULE_TABLE).set({ last_slot: slot, frequency }).where('handler', '=', handler).where('last_slot', '<', slot).compile(),
   );
   return changes > 0;
 }

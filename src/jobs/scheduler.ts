@@ -105,9 +105,10 @@ export class Scheduler {
     const now = this.#clock.now();
     const timeZone = this.#deps.timeZone();
     const done = new Map(
-      (await db.read((q) => q.all<{ handler: string; last_slot: number }>(db.dialect.builder.selectFrom(SCHEDULE_TABLE).selectAll().compile()))).map(
-        (r) => [r.handler, Number(r.last_slot)],
-      ),
+      (await db.read((q) => q.all<{ handler: string; last_slot: number }>(db.dialect.builder.selectFrom(SCHEDULE_TABLE).selectAll().compile()))).map((r) => [
+        r.handler,
+        Number(r.last_slot),
+      ]),
     );
     const enqueued: string[] = [];
     for (const entry of entries) {
@@ -126,12 +127,16 @@ export class Scheduler {
     if (!(await claimSlot(q, db.dialect, entry.handler, entry.when, slot))) return false;
     const log = hashName();
     const created = stamp(timeZone);
-    const job = await jobs.enqueue(SCHEDULED_RUN_JOB, { handler: entry.handler, log }, {
-      unit: { q },
-      jobId: `schedule:${entry.handler}:${slot}`,
-      timeout: jobs.handler(entry.handler)?.defaults.timeout,
-      queue: jobs.handler(entry.handler)?.defaults.queue,
-    });
+    const job = await jobs.enqueue(
+      SCHEDULED_RUN_JOB,
+      { handler: entry.handler, log },
+      {
+        unit: { q },
+        jobId: `schedule:${entry.handler}:${slot}`,
+        timeout: jobs.handler(entry.handler)?.defaults.timeout,
+        queue: jobs.handler(entry.handler)?.defaults.queue,
+      },
+    );
     await q.run(
       db.dialect.builder
         .insertInto(metas.get(SCHEDULED_JOB_LOG).tableName)

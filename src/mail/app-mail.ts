@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import type { DocContext } from '../documents/doc-context.js';
-import type { DocumentService } from '../documents/document-service.js';
 import { DoesNotExistError, FrappeTypeError, ValidationError } from '../errors/index.js';
 import type { FileStore } from '../files/file-store.js';
 import { parseFileUrl } from '../files/file-url.js';

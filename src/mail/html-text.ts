@@ -20,11 +20,14 @@ export function htmlToText(html: string): string {
   const text = html
     .replace(/<(script|style|head)\b[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<a\b[^>]*?\bhref\s*=\s*("([^"]*)"|'([^']*)')[^>]*>([\s\S]*?)<\/a\s*>/gi, (_m, _q, dq: string | undefined, sq: string | undefined, inner: string) => {
-      const href = decodeEntities(dq ?? sq ?? '');
-      const label = inner.replace(/<[^>]*>/g, '').trim();
-      return label === '' || decodeEntities(label) === href ? href : `${label} (${href})`;
-    })
+    .replace(
+      /<a\b[^>]*?\bhref\s*=\s*("([^"]*)"|'([^']*)')[^>]*>([\s\S]*?)<\/a\s*>/gi,
+      (_m, _q, dq: string | undefined, sq: string | undefined, inner: string) => {
+        const href = decodeEntities(dq ?? sq ?? '');
+        const label = inner.replace(/<[^>]*>/g, '').trim();
+        return label === '' || decodeEntities(label) === href ? href : `${label} (${href})`;
+      },
+    )
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<li\b[^>]*>/gi, '\n- ')
     .replace(/<\/(p|div|h[1-6]|tr|table|ul|ol|blockquote|section|article|header|footer)\s*>/gi, '\n\n')

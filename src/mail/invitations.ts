@@ -21,7 +21,14 @@ export const SIGN_UP_ANSWER = [1, 'Please check your email for verification'] as
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-async function queueLinkMail(deps: ResetDeps, ctx: DocContext, user: { name: string; email: string }, subject: string, intro: string, lifetimeS?: number): Promise<void> {
+async function queueLinkMail(
+  deps: ResetDeps,
+  ctx: DocContext,
+  user: { name: string; email: string },
+  subject: string,
+  intro: string,
+  lifetimeS?: number,
+): Promise<void> {
   const { key, hash } = newResetKey();
   await storeResetKey(ctx.q, ctx.dialect, user.name, hash, deps.now(), lifetimeS);
   const link = `${deps.baseUrl}/update-password?key=${key}`;
@@ -48,15 +55,30 @@ async function queueLinkMail(deps: ResetDeps, ctx: DocContext, user: { name: str
 export function registerInvitations(hooks: HookRegistry, methods: MethodRegistry, deps: ResetDeps): void {
   hooks.on('User', 'after_insert', async ({ doc, ctx }, next) => {
     const name = String(doc.name);
-    if (Number(doc.send_welcome_email) === 1 && Number(doc.enabled ?? 1) === 1 && !BUILT_IN_USERS.has(name) && typeof doc.email === 'string' && isEmailAddress(doc.email)) {
+    if (
+      Number(doc.send_welcome_email) === 1 &&
+      Number(doc.enabled ?? 1) === 1 &&
+      !BUILT_IN_USERS.has(name) &&
+      typeof doc.email === 'string' &&
+      isEmailAddress(doc.email)
+    ) {
       const who = escapeHtml(String(doc.first_name ?? doc.full_name ?? name));
       // Without outgoing mail the user is still made (docs/mail.md "Invitations"): the form ticks the box by default.
       if (!(await hasOutgoingMail({ q: ctx.q, dialect: ctx.dialect, metas: ctx.metas, encryptionKey: deps.encryptionKey, config: deps.config }))) {
-        ctx.messages.add(`No welcome mail was sent to ${doc.email}: outgoing mail is not set up. Set a password for the user, or send a reset link once mail works.`);
+        ctx.messages.add(
+          `No welcome mail was sent to ${doc.email}: outgoing mail is not set up. Set a password for the user, or send a reset link once mail works.`,
+        );
         await next();
         return;
       }
-      await queueLinkMail(deps, ctx, { name, email: doc.email }, `Welcome to ${deps.domain}`, `Dear ${who}, an account was made for you. Open this link to set your password and sign in:`, WELCOME_LINK_LIFETIME_S);
+      await queueLinkMail(
+        deps,
+        ctx,
+        { name, email: doc.email },
+        `Welcome to ${deps.domain}`,
+        `Dear ${who}, an account was made for you. Open this link to set your password and sign in:`,
+        WELCOME_LINK_LIFETIME_S,
+      );
     }
     await next();
   });
@@ -78,9 +100,17 @@ export function registerInvitations(hooks: HookRegistry, methods: MethodRegistry
       await services.write(admin!, async (ctx) => {
         const existing = await findLoginUser(ctx, email);
         if (existing !== undefined) {
-          const [row] = await ctx.q.all<Row>(ctx.dialect.builder.selectFrom('tabUser').select(['name', 'email', 'enabled']).where('name', '=', existing).compile());
+          const [row] = await ctx.q.all<Row>(
+            ctx.dialect.builder.selectFrom('tabUser').select(['name', 'email', 'enabled']).where('name', '=', existing).compile(),
+          );
           if (row && Number(row.enabled) === 1 && row.email && !BUILT_IN_USERS.has(existing)) {
-            await queueLinkMail(deps, ctx, { name: existing, email: String(row.email) }, 'Your account', 'Someone (hopefully you) tried to sign up with this address, which already has an account. To sign in, reset your password here:');
+            await queueLinkMail(
+              deps,
+              ctx,
+              { name: existing, email: String(row.email) },
+              'Your account',
+              'Someone (hopefully you) tried to sign up with this address, which already has an account. To sign in, reset your password here:',
+            );
           }
           return;
         }
@@ -110,4 +140,3 @@ export function registerInvitations(hooks: HookRegistry, methods: MethodRegistry
     },
   );
 }
-

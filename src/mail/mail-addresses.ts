@@ -1,8 +1,7 @@
 import { InvalidEmailAddressError } from '../errors/index.js';
 
 // The reference's address pattern (as src/meta/field-types/data-options.ts checks Email fields).
-const EMAIL =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const NAMED = /^[^<>\r\n]*<([^<>]+)>$/;
 
 /** True for a bare address such as `ann@example.com`. */

@@ -30,20 +30,22 @@ export async function flushMailQueue(deps: SenderDeps): Promise<number> {
   const nowMs = deps.jobs.clock.now();
   const tz = deps.timeZone();
   const nowText = storedDatetime(nowMs, tz);
-  return db.transaction(async (q: Queryable) => {
-    const settings = await readMailSettings(q, db.dialect);
-    if (settings.suspended) return 0;
-    const s: QueueScope = { q, dialect: db.dialect, metas: deps.metas };
-    await releaseStale(s, storedDatetime(nowMs - STALE_SENDING_MS, tz), nowText);
-    await expireOld(s, storedDatetime(nowMs - EXPIRE_MS, tz), nowText);
-    const due = await dueMails(s, nowText, BATCH);
-    await deps.jobs.enqueueBatch(
-      due.map((m) => ({ handler: SEND_JOB, args: { name: m.name }, options: { jobId: sendJobId(m.name, m.retry) } })),
-      { q },
-    );
-    return due.length;
-  }).then((count) => {
-    if (count > 0) deps.jobs.wake();
-    return count;
-  });
+  return db
+    .transaction(async (q: Queryable) => {
+      const settings = await readMailSettings(q, db.dialect);
+      if (settings.suspended) return 0;
+      const s: QueueScope = { q, dialect: db.dialect, metas: deps.metas };
+      await releaseStale(s, storedDatetime(nowMs - STALE_SENDING_MS, tz), nowText);
+      await expireOld(s, storedDatetime(nowMs - EXPIRE_MS, tz), nowText);
+      const due = await dueMails(s, nowText, BATCH);
+      await deps.jobs.enqueueBatch(
+        due.map((m) => ({ handler: SEND_JOB, args: { name: m.name }, options: { jobId: sendJobId(m.name, m.retry) } })),
+        { q },
+      );
+      return due.length;
+    })
+    .then((count) => {
+      if (count > 0) deps.jobs.wake();
+      return count;
+    });
 }

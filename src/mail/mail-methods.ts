@@ -60,7 +60,13 @@ export function registerMailMethods(methods: MethodRegistry, deps: MailMethodDep
       await deps.jobs.enqueue(SEND_JOB, { name, force: true }, { unit: ctx, jobId: `mail:${name}:now:${mail.retry}` });
       return { name, status: mail.status };
     },
-    { methods: ['POST'], params: [{ name: 'name', type: 'string', required: true }, { name: 'force_send', type: 'any' }] },
+    {
+      methods: ['POST'],
+      params: [
+        { name: 'name', type: 'string', required: true },
+        { name: 'force_send', type: 'any' },
+      ],
+    },
   );
 
   methods.register(
@@ -71,7 +77,12 @@ export function registerMailMethods(methods: MethodRegistry, deps: MailMethodDep
       for (const name of queueNames(args.queues)) {
         const mail = await loadMail(scopeOf(ctx), name);
         if (!mail || (mail.status !== 'Error' && mail.status !== 'Expired')) continue;
-        await setMailState(scopeOf(ctx), name, { status: mail.recipients.some((r) => r.status === 'Sent') ? 'Partially Sent' : 'Not Sent', retry: 0, sendAfter: null }, now(ctx.settings.timeZone));
+        await setMailState(
+          scopeOf(ctx),
+          name,
+          { status: mail.recipients.some((r) => r.status === 'Sent') ? 'Partially Sent' : 'Not Sent', retry: 0, sendAfter: null },
+          now(ctx.settings.timeZone),
+        );
         await deps.jobs.enqueue(SEND_JOB, { name }, { unit: ctx, jobId: `mail:${name}:again:${Date.now()}` });
         retried.push(name);
       }
@@ -104,10 +115,18 @@ export function registerMailMethods(methods: MethodRegistry, deps: MailMethodDep
         account,
       );
       if (!result.ok) {
-        throw new ValidationError(result.failure.message, { details: { stage: result.failure.stage, stage_label: stageLabel(result.failure.stage), response_code: result.failure.responseCode ?? null } });
+        throw new ValidationError(result.failure.message, {
+          details: { stage: result.failure.stage, stage_label: stageLabel(result.failure.stage), response_code: result.failure.responseCode ?? null },
+        });
       }
       return { sent: true, server: result.server, email_account: result.account ?? null, message_id: result.messageId, response: result.response };
     },
-    { methods: ['POST'], params: [{ name: 'recipient', type: 'string', required: true }, { name: 'email_account', type: 'string' }] },
+    {
+      methods: ['POST'],
+      params: [
+        { name: 'recipient', type: 'string', required: true },
+        { name: 'email_account', type: 'string' },
+      ],
+    },
   );
 }

@@ -68,11 +68,18 @@ export async function sendQueuedMail(deps: SenderDeps, name: string, force = fal
     outcome = { ok: true, accepted: [], refused: [], response: '' };
   } else {
     try {
-      const smtp = await db.read((q) => resolveSmtpSettings({ q, dialect: db.dialect, metas: deps.metas, encryptionKey: deps.encryptionKey, config: deps.config }, mail.emailAccount));
+      const smtp = await db.read((q) =>
+        resolveSmtpSettings({ q, dialect: db.dialect, metas: deps.metas, encryptionKey: deps.encryptionKey, config: deps.config }, mail.emailAccount),
+      );
       outcome = await sendRawMessage(smtp, { from: smtp.fromAddress, to: pending.map((r) => r.recipient) }, mail.message);
     } catch (err) {
       // No usable account: temporary, so configuring one lets the retries through.
-      const failure: SmtpFailure = { stage: 'config', message: `The outgoing mail settings are incomplete: ${(err as Error).message}`, temporary: true, responseCode: undefined };
+      const failure: SmtpFailure = {
+        stage: 'config',
+        message: `The outgoing mail settings are incomplete: ${(err as Error).message}`,
+        temporary: true,
+        responseCode: undefined,
+      };
       outcome = { ok: false, failure, refused: [] };
     }
   }
@@ -112,13 +119,23 @@ async function record(
     return;
   }
   const failure = outcome.ok ? undefined : outcome.failure;
-  const reason = failure?.message ?? outcome.refused.filter((r) => r.temporary).map((r) => `${r.address}: ${r.reply}`).join('; ');
+  const reason =
+    failure?.message ??
+    outcome.refused
+      .filter((r) => r.temporary)
+      .map((r) => `${r.address}: ${r.reply}`)
+      .join('; ');
   const error = [reason, refusalText].filter(Boolean).join('\n');
   const temporary = failure === undefined || failure.temporary;
   if (temporary && mail.retry < retryLimit) {
     const retry = mail.retry + 1;
     const at = deps.jobs.clock.now() + mailRetryDelay(retry, deps.random);
-    await setMailState(s, mail.name, { status: anySent ? 'Partially Sent' : 'Not Sent', retry, error, sendAfter: storedDatetime(at, deps.timeZone()) }, nowText);
+    await setMailState(
+      s,
+      mail.name,
+      { status: anySent ? 'Partially Sent' : 'Not Sent', retry, error, sendAfter: storedDatetime(at, deps.timeZone()) },
+      nowText,
+    );
     await deps.jobs.enqueue(SEND_JOB, { name: mail.name }, { unit: { q: s.q }, at, jobId: sendJobId(mail.name, retry) });
     return;
   }

@@ -52,7 +52,9 @@ async function engine(kind: 'html' | 'text'): Promise<Liquid> {
     memoryLimit: 10_000_000,
     outputEscape: kind === 'html' ? escapeHtml : undefined,
   });
-  built.registerFilter('length', (value: unknown) => (Array.isArray(value) || typeof value === 'string' ? value.length : value && typeof value === 'object' ? Object.keys(value).length : 0));
+  built.registerFilter('length', (value: unknown) =>
+    Array.isArray(value) || typeof value === 'string' ? value.length : value && typeof value === 'object' ? Object.keys(value).length : 0,
+  );
   built.registerFilter('format_date', (value: unknown, format?: string) => formatDate(value, format));
   built.registerFilter('format_datetime', (value: unknown, format?: string) => formatDate(value, format ?? 'dd-mm-yyyy HH:MM:ss'));
   built.registerFilter('tojson', (value: unknown) => JSON.stringify(value ?? null));

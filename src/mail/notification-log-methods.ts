@@ -24,7 +24,8 @@ export function registerNotificationLogMethods(methods: MethodRegistry): void {
       const table = ctx.metas.get(NOTIFICATION_LOG).tableName;
       const b = ctx.dialect.builder;
       const logs = await ctx.q.all<Row>(
-        b.selectFrom(table)
+        b
+          .selectFrom(table)
           .select(['name', 'subject', 'document_type', 'document_name', 'type', 'read', 'creation', 'email_content'])
           .where('for_user', '=', user)
           .orderBy('creation', 'desc')
@@ -33,7 +34,12 @@ export function registerNotificationLogMethods(methods: MethodRegistry): void {
           .compile(),
       );
       const [unread] = await ctx.q.all<{ n: number | string }>(
-        b.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('for_user', '=', user).where('read', '=', 0).compile(),
+        b
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('for_user', '=', user)
+          .where('read', '=', 0)
+          .compile(),
       );
       return { notification_logs: logs.map((l) => ({ ...l, read: Number(l.read) })), unread_count: Number(unread?.n ?? 0) };
     },
@@ -44,7 +50,14 @@ export function registerNotificationLogMethods(methods: MethodRegistry): void {
     `${LOG_METHODS}.mark_as_read`,
     async ({ ctx, args }: MethodCall) => {
       const user = me(ctx);
-      await ctx.q.run(ctx.dialect.builder.updateTable(ctx.metas.get(NOTIFICATION_LOG).tableName).set({ read: 1 }).where('name', '=', String(args.docname)).where('for_user', '=', user).compile());
+      await ctx.q.run(
+        ctx.dialect.builder
+          .updateTable(ctx.metas.get(NOTIFICATION_LOG).tableName)
+          .set({ read: 1 })
+          .where('name', '=', String(args.docname))
+          .where('for_user', '=', user)
+          .compile(),
+      );
     },
     { methods: ['POST'], params: [{ name: 'docname', type: 'string', required: true }] },
   );
@@ -53,7 +66,14 @@ export function registerNotificationLogMethods(methods: MethodRegistry): void {
     `${LOG_METHODS}.mark_all_as_read`,
     async ({ ctx }: MethodCall) => {
       const user = me(ctx);
-      await ctx.q.run(ctx.dialect.builder.updateTable(ctx.metas.get(NOTIFICATION_LOG).tableName).set({ read: 1 }).where('for_user', '=', user).where('read', '=', 0).compile());
+      await ctx.q.run(
+        ctx.dialect.builder
+          .updateTable(ctx.metas.get(NOTIFICATION_LOG).tableName)
+          .set({ read: 1 })
+          .where('for_user', '=', user)
+          .where('read', '=', 0)
+          .compile(),
+      );
     },
     { methods: ['POST'] },
   );

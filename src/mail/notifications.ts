@@ -69,7 +69,9 @@ class NotificationCache {
 export async function loadNotifications(ctx: DocContext): Promise<Map<string, LoadedNotification[]>> {
   const b = ctx.dialect.builder;
   const rows = await ctx.q.all<Row>(b.selectFrom(ctx.metas.get(NOTIFICATION).tableName).selectAll().where('enabled', '=', 1).compile());
-  const rules = await ctx.q.all<Row>(b.selectFrom(ctx.metas.get(NOTIFICATION_RECIPIENT).tableName).selectAll().where('parenttype', '=', NOTIFICATION).orderBy('idx').compile());
+  const rules = await ctx.q.all<Row>(
+    b.selectFrom(ctx.metas.get(NOTIFICATION_RECIPIENT).tableName).selectAll().where('parenttype', '=', NOTIFICATION).orderBy('idx').compile(),
+  );
   const out = new Map<string, LoadedNotification[]>();
   for (const row of rows) {
     let condition: Condition | undefined;
@@ -91,7 +93,12 @@ export async function loadNotifications(ctx: DocContext): Promise<Map<string, Lo
       message: String(row.message ?? ''),
       recipients: rules
         .filter((r) => r.parent === row.name)
-        .map((r) => ({ field: String(r.receiver_by_document_field ?? '').trim(), role: String(r.receiver_by_role ?? ''), cc: String(r.cc ?? ''), bcc: String(r.bcc ?? '') })),
+        .map((r) => ({
+          field: String(r.receiver_by_document_field ?? '').trim(),
+          role: String(r.receiver_by_role ?? ''),
+          cc: String(r.cc ?? ''),
+          bcc: String(r.bcc ?? ''),
+        })),
     };
     const doctype = String(row.document_type);
     out.set(doctype, [...(out.get(doctype) ?? []), loaded]);
@@ -123,7 +130,8 @@ export function registerNotifications(hooks: HookRegistry, docMethods: DocMethod
       const days = Number(doc.days_in_advance ?? 0);
       if (!Number.isInteger(days) || days < 0 || days > 3650) fail('Days Before or After must be a whole number from 0 to 3650');
     }
-    if (doc.event === 'Method' && !/^[A-Za-z_][A-Za-z0-9_]{0,139}$/.test(String(doc.method ?? ''))) fail('Method needs Trigger Method: the name of a document method');
+    if (doc.event === 'Method' && !/^[A-Za-z_][A-Za-z0-9_]{0,139}$/.test(String(doc.method ?? '')))
+      fail('Method needs Trigger Method: the name of a document method');
     try {
       parseCondition(String(doc.condition ?? ''));
       await checkMailTemplate(String(doc.subject ?? ''), 'Subject');
@@ -242,7 +250,18 @@ export async function fire(deps: NotificationDeps, ctx: DocContext, doctype: str
     const bccKept = await fixed(bcc);
     if (recipients.length + ccKept.length + bccKept.length === 0) return;
     const message = await renderMailTemplate(n.message, context, 'html', `Notification ${n.name}`);
-    await queueMail(deps, ctx, { recipients, cc: ccKept, bcc: bccKept, subject, message, headers: {}, priority: 1, attachments: [], referenceDoctype: doctype, referenceName: name });
+    await queueMail(deps, ctx, {
+      recipients,
+      cc: ccKept,
+      bcc: bccKept,
+      subject,
+      message,
+      headers: {},
+      priority: 1,
+      attachments: [],
+      referenceDoctype: doctype,
+      referenceName: name,
+    });
     return;
   }
   const message = n.message.trim() === '' ? '' : await renderMailTemplate(n.message, context, 'html', `Notification ${n.name}`);
@@ -276,7 +295,16 @@ export async function recordNotificationLog(
   const log = await deps.documents.insert(
     ctx,
     NOTIFICATION_LOG,
-    { for_user: user, from_user: entry.fromUser ?? null, subject, document_type: doctype, document_name: name, type: entry.type, read: 0, email_content: entry.emailContent ?? null },
+    {
+      for_user: user,
+      from_user: entry.fromUser ?? null,
+      subject,
+      document_type: doctype,
+      document_name: name,
+      type: entry.type,
+      read: 0,
+      email_content: entry.emailContent ?? null,
+    },
     { ignorePermissions: true },
   );
   ctx.unit.afterCommit(() => deps.realtime.publish('notification', { name: log.name, subject, document_type: doctype, document_name: name }, { user }));

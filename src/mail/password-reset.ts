@@ -86,7 +86,10 @@ export function registerPasswordReset(hooks: HookRegistry, methods: MethodRegist
       const { args, http, services } = call;
       if (typeof args.user !== 'string') throw new FrappeTypeError('user must be an email address or user name');
       const asked = args.user.trim().toLowerCase().slice(0, 254);
-      await limit(call, `reset-ip:${http.ip || 'unknown'}`, { maxFailures: await services.transaction((q) => resetSettings(q, call.ctx.dialect)).then((s) => s.ipLimit), windowSeconds: 3600 });
+      await limit(call, `reset-ip:${http.ip || 'unknown'}`, {
+        maxFailures: await services.transaction((q) => resetSettings(q, call.ctx.dialect)).then((s) => s.ipLimit),
+        windowSeconds: 3600,
+      });
       // Counted by what was typed, known or not: the limit itself says nothing about existence.
       await limit(call, `reset-user:${asked}`, ACCOUNT_LIMIT);
       const { key, hash } = newResetKey();
@@ -97,11 +100,31 @@ export function registerPasswordReset(hooks: HookRegistry, methods: MethodRegist
         const mail = resetMail(link, Math.round(expiryS / 60), user?.fullName ?? asked);
         if (user) {
           await storeResetKey(ctx.q, ctx.dialect, user.name, hash, deps.now());
-          await queueMail(deps, ctx, { recipients: [user.email], cc: [], bcc: [], subject: mail.subject, message: mail.html, headers: {}, priority: 5, attachments: [], referenceDoctype: 'User', referenceName: user.name });
+          await queueMail(deps, ctx, {
+            recipients: [user.email],
+            cc: [],
+            bcc: [],
+            subject: mail.subject,
+            message: mail.html,
+            headers: {},
+            priority: 5,
+            attachments: [],
+            referenceDoctype: 'User',
+            referenceName: user.name,
+          });
         } else {
           // The same work without a row: the message is built all the same, so timing tells little.
           const from = await defaultSender({ q: ctx.q, dialect: ctx.dialect, metas: ctx.metas, encryptionKey: deps.encryptionKey, config: deps.config });
-          await composeMessage({ from, to: [asked.includes('@') ? asked : 'nobody@localhost'], cc: [], subject: mail.subject, html: mail.html, headers: {}, attachments: [], domain: deps.domain });
+          await composeMessage({
+            from,
+            to: [asked.includes('@') ? asked : 'nobody@localhost'],
+            cc: [],
+            subject: mail.subject,
+            html: mail.html,
+            headers: {},
+            attachments: [],
+            domain: deps.domain,
+          });
         }
       });
       return RESET_ANSWER;
@@ -118,30 +141,35 @@ export function registerPasswordReset(hooks: HookRegistry, methods: MethodRegist
       let userName: string;
       if (typeof args.key === 'string' && args.key !== '') {
         const hash = hashKey(args.key);
-        userName = await services.write(await adminPrincipal(services, ctx), async (w) => {
-          const found = await findResetKey(w.q, w.dialect, hash);
-          if (!found) throw new ResetLinkGone('The reset password link has either been used before or is invalid');
-          const { expiryS } = await resetSettings(w.q, w.dialect);
-          if (deps.now() - found.createdMs > (found.lifetimeS ?? expiryS) * 1000) {
+        userName = await services
+          .write(await adminPrincipal(services, ctx), async (w) => {
+            const found = await findResetKey(w.q, w.dialect, hash);
+            if (!found) throw new ResetLinkGone('The reset password link has either been used before or is invalid');
+            const { expiryS } = await resetSettings(w.q, w.dialect);
+            if (deps.now() - found.createdMs > (found.lifetimeS ?? expiryS) * 1000) {
+              await clearResetKey(w.q, w.dialect, found.user);
+              return undefined;
+            }
+            const principal = await loadPrincipal(w.q, w.dialect, found.user);
+            if (!principal) throw new ResetLinkGone('The reset password link has either been used before or is invalid');
+            // The password policy and the end of every session come with the User save (user-controller.ts).
+            await deps.documents.update(w, 'User', found.user, { new_password: newPassword });
             await clearResetKey(w.q, w.dialect, found.user);
-            return undefined;
-          }
-          const principal = await loadPrincipal(w.q, w.dialect, found.user);
-          if (!principal) throw new ResetLinkGone('The reset password link has either been used before or is invalid');
-          // The password policy and the end of every session come with the User save (user-controller.ts).
-          await deps.documents.update(w, 'User', found.user, { new_password: newPassword });
-          await clearResetKey(w.q, w.dialect, found.user);
-          return found.user;
-        }).then((user) => {
-          if (user === undefined) throw new ResetLinkGone('The reset password link has been expired');
-          return user;
-        });
+            return found.user;
+          })
+          .then((user) => {
+            if (user === undefined) throw new ResetLinkGone('The reset password link has been expired');
+            return user;
+          });
       } else {
         if (ctx.principal.user === GUEST_USER) throw new PermissionError('Log in, or open the link of a password reset mail, to set a new password');
         const old = typeof args.old_password === 'string' ? args.old_password : '';
-        if (!(await services.transaction((q) => checkUserPassword(q, ctx.dialect, ctx.principal.user, old)))) throw new AuthenticationError('Incorrect current password (old_password)');
+        if (!(await services.transaction((q) => checkUserPassword(q, ctx.dialect, ctx.principal.user, old))))
+          throw new AuthenticationError('Incorrect current password (old_password)');
         userName = ctx.principal.user;
-        await services.write(ctx.principal, (w) => deps.documents.update(w, 'User', userName, { new_password: newPassword, old_password: old }), { sid: http.sid });
+        await services.write(ctx.principal, (w) => deps.documents.update(w, 'User', userName, { new_password: newPassword, old_password: old }), {
+          sid: http.sid,
+        });
         if (http.sid) return homePage(await services.transaction((q) => loadPrincipal(q, ctx.dialect, userName)));
       }
       // Logged in: a new session for the user, as the reference's update_password does.
@@ -186,7 +214,9 @@ async function adminPrincipal(services: MethodCall['services'], ctx: DocContext)
 async function eligibleUser(ctx: DocContext, asked: string): Promise<{ name: string; email: string; fullName: string } | undefined> {
   const name = await findLoginUser(ctx, asked);
   if (name === undefined || name === ADMINISTRATOR_USER || name === GUEST_USER) return undefined;
-  const [row] = await ctx.q.all<Row>(ctx.dialect.builder.selectFrom('tabUser').select(['name', 'email', 'enabled', 'full_name']).where('name', '=', name).compile());
+  const [row] = await ctx.q.all<Row>(
+    ctx.dialect.builder.selectFrom('tabUser').select(['name', 'email', 'enabled', 'full_name']).where('name', '=', name).compile(),
+  );
   if (!row || Number(row.enabled) !== 1 || !row.email) return undefined;
   return { name: String(row.name), email: String(row.email), fullName: String(row.full_name ?? row.name) };
 }

@@ -41,7 +41,21 @@ export interface QueueDeps {
 }
 
 /** Headers a caller may not set: fw writes them from the request itself. */
-const RESERVED_HEADERS = new Set(['from', 'to', 'cc', 'bcc', 'subject', 'message-id', 'date', 'mime-version', 'content-type', 'content-transfer-encoding', 'sender', 'reply-to', 'return-path']);
+const RESERVED_HEADERS = new Set([
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'subject',
+  'message-id',
+  'date',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'sender',
+  'reply-to',
+  'return-path',
+]);
 const HEADER_NAME = /^[A-Za-z][A-Za-z0-9-]{0,75}$/;
 const MAX_SUBJECT = 500;
 
@@ -114,7 +128,7 @@ export async function queueMail(deps: QueueDeps, ctx: DocContext, mail: MailRequ
     {
       status: 'Not Sent',
       subject: mail.subject,
-      sender: sender.name && sender.name.replace(/[,;"<>\r\n]/g, '').trim() ? `${sender.name.replace(/[,;"<>\r\n]/g, '').trim()} <${sender.address}>` : sender.address,
+      sender: sender.name?.replace(/[,;"<>\r\n]/g, '').trim() ? `${sender.name.replace(/[,;"<>\r\n]/g, '').trim()} <${sender.address}>` : sender.address,
       recipients: everyone.map((recipient) => ({ recipient, status: 'Not Sent' })),
       show_as_cc: mail.cc.join(', ') || null,
       priority: mail.priority,

@@ -70,7 +70,13 @@ export async function loadMail(s: QueueScope, name: string): Promise<QueuedMail 
 }
 
 /** Sets one recipient row's status and error. */
-export async function markRecipient(s: QueueScope, rowName: string, status: 'Sent' | 'Not Sent' | 'Error', error: string | null, nowText: string): Promise<void> {
+export async function markRecipient(
+  s: QueueScope,
+  rowName: string,
+  status: 'Sent' | 'Not Sent' | 'Error',
+  error: string | null,
+  nowText: string,
+): Promise<void> {
   await s.q.run(s.dialect.builder.updateTable(tables(s).recipient).set({ status, error, modified: nowText }).where('name', '=', rowName).compile());
 }
 

@@ -32,7 +32,11 @@ export async function storeResetKey(q: Queryable, dialect: Dialect, user: string
 }
 
 /** The user and creation time a key hash belongs to, if a live row holds it. */
-export async function findResetKey(q: Queryable, dialect: Dialect, hash: string): Promise<{ user: string; createdMs: number; lifetimeS: number | undefined } | undefined> {
+export async function findResetKey(
+  q: Queryable,
+  dialect: Dialect,
+  hash: string,
+): Promise<{ user: string; createdMs: number; lifetimeS: number | undefined } | undefined> {
   if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
   const rows = await q.all<{ name: string; password: string }>(
     dialect.builder

@@ -65,7 +65,7 @@ function stageOf(e: NodemailerError): SmtpStage {
     case 'ECONNECTION':
       if (TLS_WORDS.test(message)) return 'tls';
       if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/.test(message)) return 'dns';
-      return e.command === 'DATA' || e.command === 'DATA-END' || /unexpectedly/i.test(message) && e.command !== 'CONN' ? 'data' : 'connect';
+      return e.command === 'DATA' || e.command === 'DATA-END' || (/unexpectedly/i.test(message) && e.command !== 'CONN') ? 'data' : 'connect';
     default:
       if (TLS_WORDS.test(message)) return 'tls';
       if (/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH/.test(message)) return 'connect';

@@ -116,7 +116,10 @@ function defaultPort(implicitTls: boolean, startTls: boolean): number {
  * The From of a new mail: the named Email Account's address, else the default outgoing account's,
  * else `auto_email_id`. Never fails: a mail queued before any account exists waits for one.
  */
-export async function defaultSender(scope: AccountScope, accountName?: string): Promise<{ address: string; name: string | undefined; account: string | undefined }> {
+export async function defaultSender(
+  scope: AccountScope,
+  accountName?: string,
+): Promise<{ address: string; name: string | undefined; account: string | undefined }> {
   try {
     const s = await resolveSmtpSettings(scope, accountName);
     return { address: s.fromAddress, name: s.fromName, account: s.account };

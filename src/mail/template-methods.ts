@@ -39,6 +39,12 @@ export function registerEmailTemplate(hooks: HookRegistry, methods: MethodRegist
       if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new FrappeTypeError('doc must be a JSON object');
       return renderTemplate(ctx, name, { doc });
     },
-    { methods: ['GET', 'POST'], params: [{ name: 'template_name', type: 'string', required: true }, { name: 'doc', type: 'any' }] },
+    {
+      methods: ['GET', 'POST'],
+      params: [
+        { name: 'template_name', type: 'string', required: true },
+        { name: 'doc', type: 'any' },
+      ],
+    },
   );
 }

@@ -2,7 +2,7 @@ import { composeMessage } from './compose-message.js';
 import { isEmailAddress } from './mail-addresses.js';
 import type { SmtpFailure } from './smtp-failure.js';
 import { sendRawMessage } from './smtp-send.js';
-import { resolveSmtpSettings, type AccountScope } from './smtp-settings.js';
+import { resolveSmtpSettings, type AccountScope, type SmtpSettings } from './smtp-settings.js';
 
 /** What a test mail did: delivered to the server, or the step that failed. */
 export type TestMailResult =
@@ -14,15 +14,28 @@ export type TestMailResult =
  * account (docs/mail.md "Send a test mail"). The only mail fw sends outside the queue: its point
  * is to say at once which step failed (DNS, connect, TLS, authentication, recipient refused).
  */
-export async function sendTestMail(read: <T>(work: (scope: AccountScope) => Promise<T>) => Promise<T>, recipient: string, domain: string, accountName?: string): Promise<TestMailResult> {
+export async function sendTestMail(
+  read: <T>(work: (scope: AccountScope) => Promise<T>) => Promise<T>,
+  recipient: string,
+  domain: string,
+  accountName?: string,
+): Promise<TestMailResult> {
   if (!isEmailAddress(recipient)) {
-    return { ok: false, server: undefined, failure: { stage: 'recipient', message: `${recipient} is not a valid Email Address`, temporary: false, responseCode: undefined } };
+    return {
+      ok: false,
+      server: undefined,
+      failure: { stage: 'recipient', message: `${recipient} is not a valid Email Address`, temporary: false, responseCode: undefined },
+    };
   }
-  let settings;
+  let settings: SmtpSettings;
   try {
     settings = await read((scope) => resolveSmtpSettings(scope, accountName));
   } catch (err) {
-    return { ok: false, server: undefined, failure: { stage: 'config', message: `The outgoing mail settings are incomplete: ${(err as Error).message}`, temporary: false, responseCode: undefined } };
+    return {
+      ok: false,
+      server: undefined,
+      failure: { stage: 'config', message: `The outgoing mail settings are incomplete: ${(err as Error).message}`, temporary: false, responseCode: undefined },
+    };
   }
   const server = `${settings.host}:${settings.port}`;
   const built = await composeMessage({
@@ -41,7 +54,16 @@ export async function sendTestMail(read: <T>(work: (scope: AccountScope) => Prom
   }
   if (outcome.ok) {
     const r = outcome.refused[0]!;
-    return { ok: false, server, failure: { stage: 'recipient', message: `The SMTP server refused the recipient (${server}): ${r.reply}`, temporary: r.temporary, responseCode: r.responseCode } };
+    return {
+      ok: false,
+      server,
+      failure: {
+        stage: 'recipient',
+        message: `The SMTP server refused the recipient (${server}): ${r.reply}`,
+        temporary: r.temporary,
+        responseCode: r.responseCode,
+      },
+    };
   }
   return { ok: false, server, failure: outcome.failure };
 }

@@ -47,7 +47,8 @@ export async function unsubscribedAmong(ctx: DocContext, addresses: readonly str
   const out = new Set<string>();
   for (const r of rows) {
     const global = Number(r.global_unsubscribe) === 1;
-    if (global || (r.reference_doctype === (reference.doctype ?? null) && r.reference_name === (reference.name ?? null))) out.add(String(r.email).toLowerCase());
+    if (global || (r.reference_doctype === (reference.doctype ?? null) && r.reference_name === (reference.name ?? null)))
+      out.add(String(r.email).toLowerCase());
   }
   return out;
 }
@@ -80,6 +81,16 @@ export function registerUnsubscribeMethod(methods: MethodRegistry, documents: Do
       });
       return `${t.email} has been unsubscribed`;
     },
-    { allowGuest: true, methods: ['GET', 'POST'], ownTransactions: true, params: [{ name: 'email', type: 'string', required: true }, { name: 'doctype', type: 'string' }, { name: 'name', type: 'string' }, { name: '_signature', type: 'string', required: true }] },
+    {
+      allowGuest: true,
+      methods: ['GET', 'POST'],
+      ownTransactions: true,
+      params: [
+        { name: 'email', type: 'string', required: true },
+        { name: 'doctype', type: 'string' },
+        { name: 'name', type: 'string' },
+        { name: '_signature', type: 'string', required: true },
+      ],
+    },
   );
 }

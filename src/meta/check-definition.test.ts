@@ -32,7 +32,10 @@ const CASES: { case: string; def: DocTypeDef; problem: RegExp | undefined }[] = 
   { case: 'a Table MultiSelect of nothing', def: def([{ fieldtype: 'Table MultiSelect', options: 'Nope' }]), problem: /child table DocType/ },
   {
     case: 'a Dynamic Link with its type field',
-    def: def([{ fieldname: 'kind', fieldtype: 'Link', options: 'Customer' }, { fieldname: 'ref', fieldtype: 'Dynamic Link', options: 'kind' }]),
+    def: def([
+      { fieldname: 'kind', fieldtype: 'Link', options: 'Customer' },
+      { fieldname: 'ref', fieldtype: 'Dynamic Link', options: 'kind' },
+    ]),
     problem: undefined,
   },
   { case: 'a Dynamic Link without its type field', def: def([{ fieldtype: 'Dynamic Link', options: 'kind' }]), problem: /field that holds the DocType/ },

@@ -50,10 +50,12 @@ async function sanitizeTable(q: Queryable, dialect: Dialect, table: string, fiel
     if (after !== undefined) page = page.where('name', '>', after);
     const rows = await q.all<Record<string, unknown>>(page.compile());
     for (const row of rows) {
-      const updates = Object.fromEntries(fields.flatMap((f) => {
-        const safe = cleaned(row[f]);
-        return safe === undefined ? [] : [[f, safe]];
-      }));
+      const updates = Object.fromEntries(
+        fields.flatMap((f) => {
+          const safe = cleaned(row[f]);
+          return safe === undefined ? [] : [[f, safe]];
+        }),
+      );
       if (Object.keys(updates).length === 0) continue;
       await q.run(b.updateTable(table).set(updates).where('name', '=', String(row.name)).compile());
       changed += 1;
@@ -67,7 +69,12 @@ async function sanitizeTable(q: Queryable, dialect: Dialect, table: string, fiel
 async function sanitizeSingle(q: Queryable, dialect: Dialect, doctype: string, fields: readonly string[]): Promise<number> {
   const b = dialect.builder;
   const rows = await q.all<{ field: string; value: unknown }>(
-    b.selectFrom(SINGLES_TABLE).select(['field', 'value']).where('doctype', '=', doctype).where('field', 'in', [...fields]).compile(),
+    b
+      .selectFrom(SINGLES_TABLE)
+      .select(['field', 'value'])
+      .where('doctype', '=', doctype)
+      .where('field', 'in', [...fields])
+      .compile(),
   );
   let changed = 0;
   for (const row of rows) {

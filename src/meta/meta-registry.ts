@@ -158,9 +158,7 @@ export class MetaRegistry {
     };
     const fieldsOf = byParent(fields);
     const permsOf = byParent(perms);
-    const defs = types.map((t) =>
-      docToDefinition({ ...t, fields: fieldsOf.get(String(t.name)) ?? [], permissions: permsOf.get(String(t.name)) ?? [] }),
-    );
+    const defs = types.map((t) => docToDefinition({ ...t, fields: fieldsOf.get(String(t.name)) ?? [], permissions: permsOf.get(String(t.name)) ?? [] }));
     this.setAll(defs);
     this.#version = version ?? (await this.#readVersion(q));
     this.#loads++;

@@ -61,7 +61,12 @@ export async function syncTable(q: Queryable, dialect: Dialect, meta: Meta): Pro
     for (const [name, spec] of wanted) {
       const have = byName.get(name);
       if (!have) {
-        await q.run(db.schema.alterTable(table).addColumn(name, sql.raw(dialect.columnType(spec))).compile());
+        await q.run(
+          db.schema
+            .alterTable(table)
+            .addColumn(name, sql.raw(dialect.columnType(spec)))
+            .compile(),
+        );
       } else if (dialect.needsWidening(have, spec)) {
         await dialect.widenColumn(q, table, name, spec);
       }
@@ -86,10 +91,7 @@ export async function syncTable(q: Queryable, dialect: Dialect, meta: Meta): Pro
       await q.run(create.compile());
     } catch (err) {
       if (unique) {
-        throw new ValidationError(
-          `Cannot make ${meta.label(column)} unique: ${meta.name} already holds duplicate values`,
-          { cause: err },
-        );
+        throw new ValidationError(`Cannot make ${meta.label(column)} unique: ${meta.name} already holds duplicate values`, { cause: err });
       }
       throw err;
     }

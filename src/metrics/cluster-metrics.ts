@@ -30,13 +30,16 @@ export function serveClusterMetrics(): () => void {
     if (!isMetricsMessage(message) || message.fwMetrics !== 'ask') return;
     // A failed collection (a worker that did not answer in time) is answered with no text: the
     // asking worker then answers its own numbers rather than none.
-    void aggregator.clusterMetrics().then(
-      (text) => text,
-      () => undefined,
-    ).then((text) => {
-      const answer: MetricsMessage = { fwMetrics: 'answer', id: message.id, ...(text === undefined ? {} : { text }) };
-      if (worker.isConnected()) worker.send(answer, undefined, () => undefined);
-    });
+    void aggregator
+      .clusterMetrics()
+      .then(
+        (text) => text,
+        () => undefined,
+      )
+      .then((text) => {
+        const answer: MetricsMessage = { fwMetrics: 'answer', id: message.id, ...(text === undefined ? {} : { text }) };
+        if (worker.isConnected()) worker.send(answer, undefined, () => undefined);
+      });
   };
   cluster.on('message', onMessage);
   return () => cluster.off('message', onMessage);

@@ -23,7 +23,10 @@ function samples(text: string): Map<string, string> {
   for (const line of text.split('\n')) {
     const match = /^(\w+)\{(.*)\} (\S+)$/.exec(line);
     if (!match) continue;
-    const labels = match[2]!.split(/,(?=\w+=")/).sort().join(',');
+    const labels = match[2]!
+      .split(/,(?=\w+=")/)
+      .sort()
+      .join(',');
     found.set(`${match[1]}{${labels}}`, match[3]!);
   }
   return found;
@@ -43,8 +46,19 @@ describe('request metrics', () => {
     ours.registerMetric(metrics.durations());
 
     const theirs = registry();
-    const counter = new Counter({ name: 'fw_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers: [theirs] });
-    const histogram = new Histogram({ name: 'fw_http_request_duration_seconds', help: 'Time from request to answer, by method and route pattern', labelNames: ['method', 'route'], buckets: [...DURATION_BUCKETS], registers: [theirs] });
+    const counter = new Counter({
+      name: 'fw_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [theirs],
+    });
+    const histogram = new Histogram({
+      name: 'fw_http_request_duration_seconds',
+      help: 'Time from request to answer, by method and route pattern',
+      labelNames: ['method', 'route'],
+      buckets: [...DURATION_BUCKETS],
+      registers: [theirs],
+    });
 
     for (const [method, route, status, seconds] of answers) {
       metrics.observe(method, route, status, seconds);

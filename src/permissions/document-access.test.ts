@@ -36,7 +36,7 @@ describe('mayUseDocument', () => {
   const cases: Array<[string, Principal, PermissionType, Doc, FakeData, boolean]> = [
     ['a plain role grant allows any document', userWith('s', 'Sales'), 'write', others, {}, true],
     ['an if_owner grant allows the own document', userWith('clerk@x.com', 'Clerk'), 'write', own, {}, true],
-    ['an if_owner grant refuses another user\'s document', userWith('clerk@x.com', 'Clerk'), 'write', others, {}, false],
+    ["an if_owner grant refuses another user's document", userWith('clerk@x.com', 'Clerk'), 'write', others, {}, false],
     ['a has_permission hook can deny what roles allow', userWith('s', 'Sales'), 'read', others, { hooks: denyAll }, false],
     ['User Permissions refuse a Link outside them', userWith('s', 'Sales'), 'read', others, { rules: [{ allow: 'Company', forValue: 'Beta' }] }, false],
     ['User Permissions pass a Link inside them', userWith('s', 'Sales'), 'read', others, { rules: [{ allow: 'Company', forValue: 'Acme' }] }, true],
@@ -44,7 +44,14 @@ describe('mayUseDocument', () => {
     ['a share of another document gives nothing', userWith('o', 'Other'), 'read', others, { shares: { Note: [shareOf('n1', 'read')] } }, false],
     ['a write share gives write', userWith('o', 'Other'), 'write', others, { shares: { Note: [shareOf('n2', 'read', 'write')] } }, true],
     ['a share overrides a denying hook', userWith('s', 'Sales'), 'read', others, { hooks: denyAll, shares: { Note: [shareOf('n2', 'read')] } }, true],
-    ['a share overrides User Permissions', userWith('s', 'Sales'), 'read', others, { rules: [{ allow: 'Company', forValue: 'Beta' }], shares: { Note: [shareOf('n2', 'read')] } }, true],
+    [
+      'a share overrides User Permissions',
+      userWith('s', 'Sales'),
+      'read',
+      others,
+      { rules: [{ allow: 'Company', forValue: 'Beta' }], shares: { Note: [shareOf('n2', 'read')] } },
+      true,
+    ],
     ['a share does not give create', userWith('o', 'Other'), 'create', { company: 'Acme' }, { shares: { Note: [shareOf('n2', 'read', 'write')] } }, false],
     ['the Administrator passes even a denying hook', ADMIN, 'delete', others, { hooks: denyAll }, true],
   ];

@@ -10,13 +10,7 @@ import { permittedLevels, type Actor } from './role-permissions.js';
  * row that is not stored yet is treated like an insert. The reference resets these silently
  * (`validate_higher_perm_levels`), so this never raises.
  */
-export function keepUnwritableFields(
-  actor: Actor,
-  meta: Meta,
-  doc: Doc,
-  before: Doc | undefined,
-  metaOf: (doctype: string) => Meta,
-): void {
+export function keepUnwritableFields(actor: Actor, meta: Meta, doc: Doc, before: Doc | undefined, metaOf: (doctype: string) => Meta): void {
   if (actor.isAdministrator) return;
   reset(meta, doc, before, permittedLevels(actor, meta, 'write'), metaOf);
 }

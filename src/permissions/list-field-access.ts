@@ -16,7 +16,12 @@ export function listFieldAccess(actor: Actor, subject: Meta, listed: Meta): Fiel
   if (actor.isAdministrator) return () => true;
   const levels = permittedLevels(actor, subject, 'read');
   const selectOnly = roleGrant(actor, subject, 'read') === 'none' && roleGrant(actor, subject, 'select') !== 'none';
-  const searchFields = new Set((subject.def.search_fields ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  const searchFields = new Set(
+    (subject.def.search_fields ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   const linked = new Map<string, FieldAccess>();
 
   const ownField: FieldAccess = (meta, fieldname) => {
@@ -26,9 +31,7 @@ export function listFieldAccess(actor: Actor, subject: Meta, listed: Meta): Fiel
     return meta.field(fieldname) === undefined || (meta.name === subject.name && searchFields.has(fieldname));
   };
   const isOwnTable = (meta: Meta) =>
-    meta.name === listed.name ||
-    meta.name === subject.name ||
-    (meta.isChild && listed.tableFields.some((f) => f.def.options === meta.name));
+    meta.name === listed.name || meta.name === subject.name || (meta.isChild && listed.tableFields.some((f) => f.def.options === meta.name));
 
   return (meta, fieldname) => {
     if (isOwnTable(meta)) return ownField(meta, fieldname);

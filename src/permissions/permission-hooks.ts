@@ -29,9 +29,7 @@ export interface QueryConditionArgs {
 }
 
 /** A DocType's `permission_query_conditions`: a row condition ANDed into lists and counts, or none. */
-export type PermissionQueryHook = (
-  args: QueryConditionArgs,
-) => Condition | undefined | Promise<Condition | undefined>;
+export type PermissionQueryHook = (args: QueryConditionArgs) => Condition | undefined | Promise<Condition | undefined>;
 
 /** Whether the hooks from `from` on allow: without waiting until one of them answers with a promise. */
 function allowedFrom(hooks: readonly HasPermissionHook[], from: number, args: HasPermissionArgs): MaybePromise<boolean> {

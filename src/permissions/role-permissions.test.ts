@@ -8,10 +8,7 @@ import { hasPermission, permittedLevels, roleGrant, type Actor } from './role-pe
 
 const registry = createFieldTypeRegistry();
 function meta(permissions: DocPerm[], submittable = false): Meta {
-  return new Meta(
-    { name: 'Note', is_submittable: submittable ? 1 : 0, fields: [{ fieldname: 'title', fieldtype: 'Data' }], permissions },
-    registry,
-  );
+  return new Meta({ name: 'Note', is_submittable: submittable ? 1 : 0, fields: [{ fieldname: 'title', fieldtype: 'Data' }], permissions }, registry);
 }
 function actor(user: string, ...roles: string[]): Actor {
   return { user, roles: new Set(['All', 'Guest', ...roles]), isAdministrator: false };
@@ -26,7 +23,10 @@ describe('role permissions', () => {
     ['an if_owner row grants own documents', [{ role: 'Sales', read: 1, if_owner: 1 }], actor('u@x.com', 'Sales'), 'read', 'own'],
     [
       'a plain row wins over an if_owner row',
-      [{ role: 'Sales', read: 1, if_owner: 1 }, { role: 'Boss', read: 1 }],
+      [
+        { role: 'Sales', read: 1, if_owner: 1 },
+        { role: 'Boss', read: 1 },
+      ],
       actor('u@x.com', 'Sales', 'Boss'),
       'read',
       'all',
@@ -38,13 +38,7 @@ describe('role permissions', () => {
     ['Guest gets what rows for Guest grant', [{ role: 'Guest', read: 1 }], GUEST, 'read', 'all'],
     ['Guest gets nothing from rows for All', [{ role: 'All', read: 1 }], GUEST, 'read', 'none'],
     ['every logged-in user gets what rows for All grant', [{ role: 'All', read: 1 }], makePrincipal({ user: 'u@x.com', roles: [] }), 'read', 'all'],
-    [
-      'a Website User holds All too',
-      [{ role: 'All', create: 1 }],
-      makePrincipal({ user: 'w@x.com', roles: [], userType: 'Website User' }),
-      'create',
-      'all',
-    ],
+    ['a Website User holds All too', [{ role: 'All', create: 1 }], makePrincipal({ user: 'w@x.com', roles: [], userType: 'Website User' }), 'create', 'all'],
     [
       'a Website User does not hold Desk User',
       [{ role: 'Desk User', read: 1 }],
@@ -67,7 +61,11 @@ describe('role permissions', () => {
   });
 
   test('field levels follow the rows that grant read or write at that level', () => {
-    const m = meta([{ role: 'Sales', read: 1 }, { role: 'Sales', read: 1, permlevel: 1 }, { role: 'Boss', write: 1, permlevel: 2 }]);
+    const m = meta([
+      { role: 'Sales', read: 1 },
+      { role: 'Sales', read: 1, permlevel: 1 },
+      { role: 'Boss', write: 1, permlevel: 2 },
+    ]);
     assert.deepEqual([...permittedLevels(actor('u', 'Sales'), m, 'read')].sort(), [0, 1]);
     assert.deepEqual([...permittedLevels(actor('u', 'Sales'), m, 'write')], []);
     assert.deepEqual([...permittedLevels(actor('u', 'Boss'), m, 'write')], [2]);

@@ -35,12 +35,7 @@ export function roleGrant(actor: Actor, meta: Meta, right: PermissionType): Gran
 }
 
 /** True when `right` is granted on `doc` (or on the DocType, when no document is given). */
-export function hasPermission(
-  actor: Actor,
-  meta: Meta,
-  right: PermissionType,
-  doc?: { readonly owner?: unknown },
-): boolean {
+export function hasPermission(actor: Actor, meta: Meta, right: PermissionType, doc?: { readonly owner?: unknown }): boolean {
   const grant = roleGrant(actor, meta, right);
   if (grant === 'all') return true;
   if (grant === 'none') return false;

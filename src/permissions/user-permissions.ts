@@ -22,9 +22,7 @@ interface RestrictedField {
  * list when no rule applies there (which means no restriction, as in the reference).
  */
 export function allowedValues(rules: readonly UserPermissionRule[], allow: string, forDoctype: string): string[] {
-  return rules
-    .filter((r) => r.allow === allow && (r.applicableFor === undefined || r.applicableFor === forDoctype))
-    .map((r) => r.forValue);
+  return rules.filter((r) => r.allow === allow && (r.applicableFor === undefined || r.applicableFor === forDoctype)).map((r) => r.forValue);
 }
 
 /** The Link fields of `meta` that User Permissions apply to. */
@@ -77,12 +75,7 @@ function linksAllowed(meta: Meta, row: Doc, rules: readonly UserPermissionRule[]
  * name must be allowed when rules name its DocType (a document without a name yet is not), and every
  * restricted Link of the document and of its child rows must be empty or allowed.
  */
-export function satisfiesUserPermissions(
-  meta: Meta,
-  doc: Doc,
-  rules: readonly UserPermissionRule[],
-  metaOf: (doctype: string) => Meta,
-): boolean {
+export function satisfiesUserPermissions(meta: Meta, doc: Doc, rules: readonly UserPermissionRule[], metaOf: (doctype: string) => Meta): boolean {
   if (rules.length === 0) return true;
   const own = allowedValues(rules, meta.name, meta.name);
   if (own.length > 0 && (isEmpty(doc.name) || !own.includes(String(doc.name)))) return false;

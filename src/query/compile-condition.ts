@@ -154,10 +154,7 @@ function between(column: ResolvedColumn, value: unknown, env: ConditionEnv): Sql
 
 function dateRange(column: ResolvedColumn, op: 'timespan' | 'previous' | 'next', value: unknown, env: ConditionEnv): Sql {
   if (!isDateLike(column)) throw new DataError(`"${op}" needs a Date or Datetime field; ${column.name} is not one`);
-  const [from, to] =
-    op === 'timespan'
-      ? timespanRange(value, env.timeZone, env.today)
-      : previousNextRange(op, value, env.timeZone, env.today);
+  const [from, to] = op === 'timespan' ? timespanRange(value, env.timeZone, env.today) : previousNextRange(op, value, env.timeZone, env.today);
   const [lo, hi] = dateBounds(column, from, to, env.timeZone);
   return sql<boolean>`${column.expr} between ${lo} and ${hi}`;
 }
@@ -205,8 +202,16 @@ export function compileCondition(condition: Condition, env: ConditionEnv): Sql {
     if (condition.op !== 'in' && condition.op !== 'not in') spend(env, 1);
     return leaf(env.scope.resolve(condition.field, env.checkRead), condition.op, condition.value, env);
   }
-  if ('and' in condition) return group(condition.and.map((c) => compileCondition(c, env)), 'and');
-  if ('or' in condition) return group(condition.or.map((c) => compileCondition(c, env)), 'or');
+  if ('and' in condition)
+    return group(
+      condition.and.map((c) => compileCondition(c, env)),
+      'and',
+    );
+  if ('or' in condition)
+    return group(
+      condition.or.map((c) => compileCondition(c, env)),
+      'or',
+    );
   return sharedRows(condition.sharedWith, env);
 }
 
@@ -223,10 +228,18 @@ function sharedRows(shared: SharedRows, env: ConditionEnv): Sql {
 
 /** ANDs a list of conditions; an empty list is true. */
 export function compileAll(conditions: readonly Condition[], env: ConditionEnv): Sql {
-  return group(conditions.map((c) => compileCondition(c, env)), 'and');
+  return group(
+    conditions.map((c) => compileCondition(c, env)),
+    'and',
+  );
 }
 
 /** ORs a list of conditions as one group; an empty list is true (no such group). */
 export function compileAny(conditions: readonly Condition[], env: ConditionEnv): Sql {
-  return conditions.length === 0 ? TRUE : group(conditions.map((c) => compileCondition(c, env)), 'or');
+  return conditions.length === 0
+    ? TRUE
+    : group(
+        conditions.map((c) => compileCondition(c, env)),
+        'or',
+      );
 }

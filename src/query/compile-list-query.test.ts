@@ -30,17 +30,22 @@ function refused(raw: Record<string, unknown>, excType: string, mentions: string
 describe('compileListQuery SQL', () => {
   test('the default list selects names in the default order with a tie-breaker and a bound limit', () => {
     const { statement, columns } = compile({});
-    assert.equal(
-      statement.sql,
-      'select "t"."name" as "name" from "tabToDo" as "t" order by "t"."creation" desc, "t"."name" desc limit ?',
-    );
+    assert.equal(statement.sql, 'select "t"."name" as "name" from "tabToDo" as "t" order by "t"."creation" desc, "t"."name" desc limit ?');
     assert.deepEqual(statement.parameters, [20]);
-    assert.deepEqual(columns.map((c) => c.key), ['name']);
+    assert.deepEqual(
+      columns.map((c) => c.key),
+      ['name'],
+    );
   });
 
   test('filters become bound comparisons with the NULL semantics of the reference', () => {
     const { statement } = compile({
-      filters: [['status', '=', ''], ['priority', '!=', 'x'], ['count', '<', '3'], ['date', '>', '2025-05-01']],
+      filters: [
+        ['status', '=', ''],
+        ['priority', '!=', 'x'],
+        ['count', '<', '3'],
+        ['date', '>', '2025-05-01'],
+      ],
       limit_page_length: 0,
       order_by: 'name asc',
     });
@@ -54,14 +59,8 @@ describe('compileListQuery SQL', () => {
 
   test('or_filters form one ORed group and the restriction is ANDed after them', () => {
     const restrict: Condition = { field: { field: 'owner' }, op: '=', value: 'u@x' };
-    const { statement } = compile(
-      { filters: { status: 'Open' }, or_filters: { priority: 'High', done: 1 }, order_by: 'name' },
-      { restrict },
-    );
-    assert.match(
-      statement.sql,
-      / where "t"\."status" = \? and \("t"\."priority" = \? or "t"\."done" = \?\) and "t"\."owner" = \? order by/,
-    );
+    const { statement } = compile({ filters: { status: 'Open' }, or_filters: { priority: 'High', done: 1 }, order_by: 'name' }, { restrict });
+    assert.match(statement.sql, / where "t"\."status" = \? and \("t"\."priority" = \? or "t"\."done" = \?\) and "t"\."owner" = \? order by/);
     assert.deepEqual(statement.parameters, ['Open', 'High', 1, 'u@x', 20]);
   });
 
@@ -79,7 +78,14 @@ describe('compileListQuery SQL', () => {
         'and "child_1"."parentfield" = ? order by "link_1"."full_name" desc nulls last, "t"."name" desc',
     );
     assert.deepEqual(statement.parameters, ['ToDo', 'items']);
-    assert.deepEqual(columns.map((c) => [c.key, c.column]), [['name', 'name'], ['who', 'who'], ['qty', 'qty']]);
+    assert.deepEqual(
+      columns.map((c) => [c.key, c.column]),
+      [
+        ['name', 'name'],
+        ['who', 'who'],
+        ['qty', 'qty'],
+      ],
+    );
   });
 
   test('a child DocType named by two table fields joins without a parentfield condition', () => {
@@ -127,9 +133,19 @@ describe('compileListQuery SQL', () => {
 
   test('a repeated key gets a distinct SQL alias', () => {
     const { columns } = compile({ fields: ['name', 'allocated_to.name', 'items.name'] });
-    assert.deepEqual(columns.map((c) => [c.key, c.column]), [['name', 'name'], ['name', '_c1'], ['name', '_c2']]);
+    assert.deepEqual(
+      columns.map((c) => [c.key, c.column]),
+      [
+        ['name', 'name'],
+        ['name', '_c1'],
+        ['name', '_c2'],
+      ],
+    );
     const counted = compile({ fields: ['count(*)'] }).columns;
-    assert.deepEqual(counted.map((c) => [c.key, c.column]), [['count(*)', '_c0']]);
+    assert.deepEqual(
+      counted.map((c) => [c.key, c.column]),
+      [['count(*)', '_c0']],
+    );
   });
 
   test('timespan becomes a between over whole days of today in the site zone', () => {
@@ -187,7 +203,10 @@ describe('compileListQuery refusals', () => {
   test('fields the caller may not read are dropped from the select list but refused in filters and order_by', () => {
     const canRead = (_meta: unknown, fieldname: string) => fieldname !== 'priority';
     const { columns } = compile({ fields: ['name', 'priority'] }, { canRead });
-    assert.deepEqual(columns.map((c) => c.key), ['name']);
+    assert.deepEqual(
+      columns.map((c) => c.key),
+      ['name'],
+    );
     assert.ok(!compile({ fields: '*' }, { canRead }).columns.some((c) => c.key === 'priority'));
     refused({ filters: { priority: 'High' } }, 'PermissionError', 'priority', { canRead });
     refused({ order_by: 'priority' }, 'PermissionError', 'priority', { canRead });
@@ -217,7 +236,10 @@ describe('compileListQuery refusals', () => {
 
   test('metadata for another DocType is a programming error', () => {
     const query = parseListParams({}, { version: 'v1', doctype: 'User' });
-    assert.throws(() => compileListQuery(query, fixtureContext(sqlite)), (err: unknown) => !(err instanceof FwError));
+    assert.throws(
+      () => compileListQuery(query, fixtureContext(sqlite)),
+      (err: unknown) => !(err instanceof FwError),
+    );
   });
 });
 

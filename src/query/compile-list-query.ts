@@ -108,8 +108,7 @@ function orderItems(
   groupColumns: readonly ResolvedColumn[],
   grouped: { readonly active: boolean; readonly identities: ReadonlySet<string> },
 ): OrderItem[] {
-  const isGrouped = (identity: string | undefined) =>
-    !grouped.active || (identity !== undefined && grouped.identities.has(identity));
+  const isGrouped = (identity: string | undefined) => !grouped.active || (identity !== undefined && grouped.identities.has(identity));
   const items: OrderItem[] = [];
   if (query.orderBy === undefined) {
     // An aggregate over the whole table gives one row: nothing to order.
@@ -216,9 +215,7 @@ export function compileCountQuery(query: ListQuery, ctx: CompileContext): SqlSta
   const linkRows = linkRowsCondition(ctx);
   const scope = new QueryScope(linkRows ? { ...ctx, linkRows } : ctx);
   const where = whereClause(query, scope, ctx);
-  const counted = scope.joins.some((j) => j.kind === 'child')
-    ? sql`count(distinct ${scope.mainName.expr})`
-    : sql`count(*)`;
+  const counted = scope.joins.some((j) => j.kind === 'child') ? sql`count(distinct ${scope.mainName.expr})` : sql`count(*)`;
   let qb = fromWithJoins(scope, ctx).select(counted.as('count'));
   if (where) qb = qb.where(where);
   return statementOf(qb);

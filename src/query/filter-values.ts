@@ -34,7 +34,6 @@ function toNumber(column: ResolvedColumn, value: unknown): number {
   return n;
 }
 
-
 function toText(column: ResolvedColumn, value: unknown): string {
   if (typeof value === 'string') {
     if (hasNul(value)) throw invalid(column, value, 'value (NUL characters are not allowed)');
@@ -97,12 +96,7 @@ export function toList(column: ResolvedColumn, value: unknown): unknown[] {
  * is truncated), a datetime column widens a date-only `from` to its first and `to` to its last
  * microsecond (docs/api.md "Lists" `between`).
  */
-export function dateBounds(
-  column: ResolvedColumn,
-  from: unknown,
-  to: unknown,
-  timeZone: string,
-): [string | number, string | number] {
+export function dateBounds(column: ResolvedColumn, from: unknown, to: unknown, timeZone: string): [string | number, string | number] {
   if (column.kind !== 'datetime') return [toStored(column, from, timeZone), toStored(column, to, timeZone)];
   const widen = (value: unknown, edge: (date: string) => string): string | number =>
     typeof value === 'string' && parseDate(value.trim()) ? edge(normaliseDate(value, timeZone) as string) : toStored(column, value, timeZone);

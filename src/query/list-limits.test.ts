@@ -18,7 +18,10 @@ describe('list argument bounds', () => {
 
   test('any argument nested too deeply is refused without overflowing the stack, unknown ones included', () => {
     for (const depth of [MAX_ARG_DEPTH + 1, 200000]) {
-      assert.throws(() => assertBoundedArgs({ whatever: nested(depth) }), (e: unknown) => e instanceof DataError && /whatever is nested too deeply/.test(e.message));
+      assert.throws(
+        () => assertBoundedArgs({ whatever: nested(depth) }),
+        (e: unknown) => e instanceof DataError && /whatever is nested too deeply/.test(e.message),
+      );
     }
     const deepObject: Record<string, unknown> = {};
     let cursor = deepObject;

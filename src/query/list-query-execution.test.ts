@@ -179,22 +179,33 @@ for (const dialect of testDialects()) {
       });
       test('ordering by a linked field works without selecting it', async () => {
         const rows = await dicts({ fields: ['name'], order_by: 'allocated_to.full_name desc, name asc' });
-        assert.deepEqual(rows.map((r) => r.name), ['a2', 'a1', 'a4', 'a3', 'a5']);
+        assert.deepEqual(
+          rows.map((r) => r.name),
+          ['a2', 'a1', 'a4', 'a3', 'a5'],
+        );
       });
     });
 
     describe('or_filters and restrictions', () => {
       test('or_filters are ORed together and ANDed with filters', async () => {
-        assert.deepEqual(await names(undefined, { or_filters: [['status', '=', 'Closed'], ['count', '>', 5]] }), ['a2', 'a4']);
         assert.deepEqual(
-          await names([['owner', '=', 'bob@example.com']], { or_filters: { status: 'Open', count: ['>', 5] } }),
-          ['a4'],
+          await names(undefined, {
+            or_filters: [
+              ['status', '=', 'Closed'],
+              ['count', '>', 5],
+            ],
+          }),
+          ['a2', 'a4'],
         );
+        assert.deepEqual(await names([['owner', '=', 'bob@example.com']], { or_filters: { status: 'Open', count: ['>', 5] } }), ['a4']);
       });
       test('a restriction from the permission layer is ANDed in', async () => {
         const restrict = { field: { field: 'owner' }, op: '=' as const, value: 'alice@example.com' };
         const rows = await dicts({ order_by: 'name', or_filters: { status: 'Open', priority: 'Low' } }, { restrict });
-        assert.deepEqual(rows.map((r) => r.name), ['a1', 'a3']);
+        assert.deepEqual(
+          rows.map((r) => r.name),
+          ['a1', 'a3'],
+        );
       });
       test('values holding quotes and SQL come back as data and harm nothing', async () => {
         assert.deepEqual(await names([['description', '=', HOSTILE_TEXT]]), ['a4']);
@@ -205,19 +216,37 @@ for (const dialect of testDialects()) {
 
     describe('ordering and paging', () => {
       test('the default order is the sort field descending with name as tie-breaker', async () => {
-        assert.deepEqual((await dicts({})).map((r) => r.name), ['a5', 'a4', 'a3', 'a2', 'a1']);
+        assert.deepEqual(
+          (await dicts({})).map((r) => r.name),
+          ['a5', 'a4', 'a3', 'a2', 'a1'],
+        );
       });
       test('NULLs sort first ascending and last descending', async () => {
-        assert.deepEqual((await dicts({ order_by: 'count asc' })).map((r) => r.name), ['a3', 'a2', 'a5', 'a1', 'a4']);
-        assert.deepEqual((await dicts({ order_by: 'count desc' })).map((r) => r.name), ['a4', 'a1', 'a5', 'a2', 'a3']);
+        assert.deepEqual(
+          (await dicts({ order_by: 'count asc' })).map((r) => r.name),
+          ['a3', 'a2', 'a5', 'a1', 'a4'],
+        );
+        assert.deepEqual(
+          (await dicts({ order_by: 'count desc' })).map((r) => r.name),
+          ['a4', 'a1', 'a5', 'a2', 'a3'],
+        );
       });
       test('ties are broken by name in the same direction', async () => {
-        assert.deepEqual((await dicts({ order_by: 'done desc' })).map((r) => r.name), ['a5', 'a1', 'a4', 'a2', 'a3']);
-        assert.deepEqual((await dicts({ order_by: 'done' })).map((r) => r.name), ['a3', 'a2', 'a4', 'a1', 'a5']);
+        assert.deepEqual(
+          (await dicts({ order_by: 'done desc' })).map((r) => r.name),
+          ['a5', 'a1', 'a4', 'a2', 'a3'],
+        );
+        assert.deepEqual(
+          (await dicts({ order_by: 'done' })).map((r) => r.name),
+          ['a3', 'a2', 'a4', 'a1', 'a5'],
+        );
       });
       test('a term without direction is descending in v2', async () => {
         const rows = (await run({ order_by: 'count' }, { defaultDirection: 'desc' }, 'v2')) as Record<string, unknown>[];
-        assert.deepEqual(rows.map((r) => r.name), ['a4', 'a1', 'a5', 'a2', 'a3']);
+        assert.deepEqual(
+          rows.map((r) => r.name),
+          ['a4', 'a1', 'a5', 'a2', 'a3'],
+        );
       });
       test('pages never overlap and an offset works without a limit', async () => {
         const page = async (start: number, length: number) =>

@@ -25,8 +25,23 @@ for (const dialect of testDialects()) {
       test('* returns standard and value columns in their JSON forms, never secrets or tables', async () => {
         const [row] = await dicts({ fields: '*', filters: { name: 'a1' } });
         assert.deepEqual(Object.keys(row), [
-          'name', 'owner', 'creation', 'modified', 'modified_by', 'docstatus', 'idx',
-          'status', 'priority', 'description', 'allocated_to', 'date', 'due', 'at', 'amount', 'count', 'done',
+          'name',
+          'owner',
+          'creation',
+          'modified',
+          'modified_by',
+          'docstatus',
+          'idx',
+          'status',
+          'priority',
+          'description',
+          'allocated_to',
+          'date',
+          'due',
+          'at',
+          'amount',
+          'count',
+          'done',
         ]);
         assert.equal(row.creation, '2025-01-01 00:00:01.000000');
         assert.equal(row.due, '2025-05-14 10:00:00');
@@ -36,12 +51,13 @@ for (const dialect of testDialects()) {
       });
       test('as_dict=0 gives arrays in select order', async () => {
         const rows = await run({ fields: ['name', 'count', 'status'], order_by: 'name', limit_page_length: 2, as_dict: 0 });
-        assert.deepEqual(rows, [['a1', 3, 'Open'], ['a2', 0, 'Closed']]);
+        assert.deepEqual(rows, [
+          ['a1', 3, 'Open'],
+          ['a2', 0, 'Closed'],
+        ]);
       });
       test('every requested column is present, null or not', async () => {
-        assert.deepEqual(await dicts({ fields: ['name', 'priority', 'date'], filters: { name: 'a3' } }), [
-          { name: 'a3', priority: null, date: null },
-        ]);
+        assert.deepEqual(await dicts({ fields: ['name', 'priority', 'date'], filters: { name: 'a3' } }), [{ name: 'a3', priority: null, date: null }]);
       });
       test('a repeated key keeps both values in arrays', async () => {
         const rows = await run({ fields: ['name', 'allocated_to.name'], filters: { name: 'a1' }, as_dict: 'false' });
@@ -65,7 +81,15 @@ for (const dialect of testDialects()) {
       test('counts the rows matching filters, or_filters and the restriction', async () => {
         assert.equal(await count({}), 5);
         assert.equal(await count({ filters: { status: 'Open' } }), 2);
-        assert.equal(await count({ or_filters: [['status', '=', 'Closed'], ['count', '>', 5]] }), 2);
+        assert.equal(
+          await count({
+            or_filters: [
+              ['status', '=', 'Closed'],
+              ['count', '>', 5],
+            ],
+          }),
+          2,
+        );
         const restrict = { field: { field: 'owner' }, op: '=' as const, value: 'bob@example.com' };
         assert.equal(await count({}, { restrict }), 2);
       });
@@ -73,6 +97,5 @@ for (const dialect of testDialects()) {
         assert.equal(await count({ filters: [['items.item', 'in', ['x', 'y']]] }), 2);
       });
     });
-
   });
 }

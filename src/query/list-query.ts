@@ -5,23 +5,7 @@
  */
 
 /** Every filter operator, in canonical lower-case form (`=<`/`=>` are read as `<=`/`>=`). */
-export const OPERATORS = [
-  '=',
-  '!=',
-  '<',
-  '>',
-  '<=',
-  '>=',
-  'like',
-  'not like',
-  'in',
-  'not in',
-  'is',
-  'between',
-  'timespan',
-  'previous',
-  'next',
-] as const;
+export const OPERATORS = ['=', '!=', '<', '>', '<=', '>=', 'like', 'not like', 'in', 'not in', 'is', 'between', 'timespan', 'previous', 'next'] as const;
 
 /** A filter operator. */
 export type Operator = (typeof OPERATORS)[number];

@@ -40,9 +40,7 @@ export function parseOperator(op: unknown): Operator {
 function looksLikeOperator(op: unknown): boolean {
   if (typeof op !== 'string') return false;
   const text = normaliseOperator(op);
-  return (
-    ALIASES.has(text) || (OPERATORS as readonly string[]).includes(text) || /^[<>=!~]+$/.test(text) || text.startsWith('not ')
-  );
+  return ALIASES.has(text) || (OPERATORS as readonly string[]).includes(text) || /^[<>=!~]+$/.test(text) || text.startsWith('not ');
 }
 
 function isScalar(v: unknown): v is string | number {
@@ -92,11 +90,7 @@ function and(conditions: Condition[]): Condition {
 /** `[operand, "and"|"or", operand, ...]`: connectors at odd positions, operands at even ones. */
 function isNestedLogic(list: readonly unknown[]): boolean {
   if (list.length < 3 || list.length % 2 === 0) return false;
-  return list.every((item, i) =>
-    i % 2 === 1
-      ? typeof item === 'string' && /^(and|or)$/i.test(item.trim())
-      : Array.isArray(item) || isPlainObject(item),
-  );
+  return list.every((item, i) => (i % 2 === 1 ? typeof item === 'string' && /^(and|or)$/i.test(item.trim()) : Array.isArray(item) || isPlainObject(item)));
 }
 
 function parseOperand(item: unknown, param: string, depth: number): Condition {

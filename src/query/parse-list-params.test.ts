@@ -111,20 +111,20 @@ describe('filters', () => {
 
   test('reads a list of 3-item and 4-item conditions, ignoring a fifth item', () => {
     assert.deepEqual(
-      v1({ filters: [['status', '=', 'Open'], ['ToDo Item', 'qty', '>', 1], ['ToDo', 'name', '!=', 'x', true]] }).filters,
-      [
-        open,
-        { field: { doctype: 'ToDo Item', field: 'qty' }, op: '>', value: 1 },
-        { field: { doctype: 'ToDo', field: 'name' }, op: '!=', value: 'x' },
-      ],
+      v1({
+        filters: [
+          ['status', '=', 'Open'],
+          ['ToDo Item', 'qty', '>', 1],
+          ['ToDo', 'name', '!=', 'x', true],
+        ],
+      }).filters,
+      [open, { field: { doctype: 'ToDo Item', field: 'qty' }, op: '>', value: 1 }, { field: { doctype: 'ToDo', field: 'name' }, op: '!=', value: 'x' }],
     );
   });
 
   test('reads a single condition', () => {
     assert.deepEqual(v1({ filters: ['status', '=', 'Open'] }).filters, [open]);
-    assert.deepEqual(v1({ filters: ['status', 'in', ['Open', 'Closed']] }).filters, [
-      { field: { field: 'status' }, op: 'in', value: ['Open', 'Closed'] },
-    ]);
+    assert.deepEqual(v1({ filters: ['status', 'in', ['Open', 'Closed']] }).filters, [{ field: { field: 'status' }, op: 'in', value: ['Open', 'Closed'] }]);
   });
 
   test('reads a list of bare values as names; a value that is no list or dict is refused', () => {
@@ -142,7 +142,12 @@ describe('filters', () => {
       {
         or: [
           open,
-          { and: [{ field: { field: 'count' }, op: '>', value: 1 }, { field: { field: 'done' }, op: '=', value: 1 }] },
+          {
+            and: [
+              { field: { field: 'count' }, op: '>', value: 1 },
+              { field: { field: 'done' }, op: '=', value: 1 },
+            ],
+          },
         ],
       },
     ]);
@@ -155,7 +160,13 @@ describe('filters', () => {
 
   test('normalises operators regardless of case and spacing, reading =< and => as <= and >=', () => {
     const ops = v1({
-      filters: [['a', 'NOT  IN', []], ['b', 'Like', 'x'], ['c', '=<', 1], ['d', '=>', 1], ['e', ' between ', [1, 2]]],
+      filters: [
+        ['a', 'NOT  IN', []],
+        ['b', 'Like', 'x'],
+        ['c', '=<', 1],
+        ['d', '=>', 1],
+        ['e', ' between ', [1, 2]],
+      ],
     }).filters.map((f) => ('op' in f ? f.op : undefined));
     assert.deepEqual(ops, ['not in', 'like', '<=', '>=', 'between']);
   });

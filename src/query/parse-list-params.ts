@@ -1,13 +1,6 @@
 import { DataError } from '../errors/index.js';
 import { conditionParts, isLeaf, type Condition, type ListQuery, type SelectItem } from './list-query.js';
-import {
-  assertBoundedValue,
-  MAX_CONDITIONS,
-  MAX_FIELD_CHARS,
-  MAX_FIELDS,
-  MAX_ORDER_TERMS,
-  MAX_PAGING,
-} from './list-limits.js';
+import { assertBoundedValue, MAX_CONDITIONS, MAX_FIELD_CHARS, MAX_FIELDS, MAX_ORDER_TERMS, MAX_PAGING } from './list-limits.js';
 import { parseFilters } from './parse-filters.js';
 import { parseGroupBy, parseOrderBy, parseSelectItem } from './parse-field-ref.js';
 

@@ -86,9 +86,7 @@ export class QueryScope {
   allColumns(): ResolvedColumn[] {
     const { meta, canRead } = this.#ctx;
     const standard = meta.standardColumns.map((c) => standardColumn(MAIN_ALIAS, c));
-    const values = meta.valueFields
-      .filter((f) => !f.type.secret && (!canRead || canRead(meta, f.def.fieldname)))
-      .map((f) => fieldColumn(MAIN_ALIAS, f));
+    const values = meta.valueFields.filter((f) => !f.type.secret && (!canRead || canRead(meta, f.def.fieldname))).map((f) => fieldColumn(MAIN_ALIAS, f));
     return [...standard, ...values];
   }
 

@@ -24,7 +24,8 @@ export function shapeRow(row: Row, columns: readonly OutputColumn[], asDict: boo
   const shaped: Record<string, unknown> = {};
   for (const column of columns) {
     // Assigning `__proto__` would set the prototype: that key (a client may alias a field so) is defined instead.
-    if (column.key === '__proto__') Object.defineProperty(shaped, column.key, { value: value(row, column), enumerable: true, writable: true, configurable: true });
+    if (column.key === '__proto__')
+      Object.defineProperty(shaped, column.key, { value: value(row, column), enumerable: true, writable: true, configurable: true });
     else shaped[column.key] = value(row, column);
   }
   return shaped;

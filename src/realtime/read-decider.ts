@@ -60,7 +60,14 @@ export class SiteReadDecider implements ReadDecider {
       }
       return answers;
     });
-    for (const user of users) verdicts.byUser.set(user, judging.then((answers) => answers.get(user) === true, () => false));
+    for (const user of users)
+      verdicts.byUser.set(
+        user,
+        judging.then(
+          (answers) => answers.get(user) === true,
+          () => false,
+        ),
+      );
     await judging.catch(() => undefined);
   }
 }

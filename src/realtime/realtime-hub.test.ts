@@ -98,7 +98,10 @@ describe('RealtimeHub', () => {
   test('recent events are kept for resuming, within the window', async () => {
     const hub = new RealtimeHub(decider([]), limits, log);
     for (const id of ['b1', 'b2', 'b3', 'b4']) await hub.receive({ id, items: [{ kind: 'event', event: 'e', message: id, room: 'all' }] });
-    assert.deepEqual(hub.recent.after('b2.0')?.map((m) => m.id), ['b3.0', 'b4.0']);
+    assert.deepEqual(
+      hub.recent.after('b2.0')?.map((m) => m.id),
+      ['b3.0', 'b4.0'],
+    );
     assert.equal(hub.recent.after('b1.0'), undefined, 'left the window of 3');
   });
 });

@@ -133,9 +133,11 @@ export class RealtimeHub {
 
   /** Takes a batch from the bus; batches are delivered one after another, in the order received. */
   receive(batch: BusBatch): Promise<void> {
-    this.#queue = this.#queue.then(() => this.#deliverBatch(batch)).catch((err: unknown) => {
-      this.log.warn({ err, batch: batch.id }, 'realtime batch could not be delivered');
-    });
+    this.#queue = this.#queue
+      .then(() => this.#deliverBatch(batch))
+      .catch((err: unknown) => {
+        this.log.warn({ err, batch: batch.id }, 'realtime batch could not be delivered');
+      });
     return this.#queue;
   }
 
@@ -162,9 +164,7 @@ export class RealtimeHub {
     const messages: (DeliveredMessage | Revocation | AccessChange)[] = batch.items.map((item, i) =>
       item.kind === 'event' ? { ...item, id: `${batch.id}.${i}` } : item,
     );
-    const audiences = await Promise.all(
-      messages.map((m) => (m.kind === 'event' ? this.audience(m, [...this.members(m.room)], cache) : undefined)),
-    );
+    const audiences = await Promise.all(messages.map((m) => (m.kind === 'event' ? this.audience(m, [...this.members(m.room)], cache) : undefined)));
     messages.forEach((m, i) => {
       if (m.kind === 'revoke') return this.#revoke(m);
       if (m.kind === 'access') return;

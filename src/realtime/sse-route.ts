@@ -71,7 +71,15 @@ export function registerSseRoute(app: FastifyInstance, site: Site, hub: Realtime
     const refused = topics.filter((_, i) => !verdicts[i]).map(roomOf);
 
     const viaToken = !principal.isGuest && sid === undefined;
-    const subscriber = new StreamSubscriber(`sse-${process.pid}-${++streams}`, principal.user, sid, viaToken, viaToken ? req.headers.authorization : undefined, req.ip, transport);
+    const subscriber = new StreamSubscriber(
+      `sse-${process.pid}-${++streams}`,
+      principal.user,
+      sid,
+      viaToken,
+      viaToken ? req.headers.authorization : undefined,
+      req.ip,
+      transport,
+    );
     subscriber.write(`retry: ${RETRY_MS}\n\n`);
     subscriber.write(formatEvent('ready', { user: principal.user, rooms: [...ownRooms(principal), ...granted], refused }));
     const lastEventId = req.headers['last-event-id'];
@@ -89,10 +97,7 @@ export function registerSseRoute(app: FastifyInstance, site: Site, hub: Realtime
     };
     req.raw.once('close', end);
     subscriber.stream.once('end', () => clearInterval(heartbeat));
-    reply
-      .header('Content-Type', 'text/event-stream; charset=utf-8')
-      .header('X-Accel-Buffering', 'no')
-      .header('Connection', 'keep-alive');
+    reply.header('Content-Type', 'text/event-stream; charset=utf-8').header('X-Accel-Buffering', 'no').header('Connection', 'keep-alive');
     return reply.send(subscriber.stream);
   });
 }

@@ -22,7 +22,10 @@ const read = (json: unknown) => readReportQuery(claim, typeof json === 'string' 
 describe('readReportQuery', () => {
   test('reads the report view’s saved query into list parameters', () => {
     const q = read({
-      fields: [['title', 'Claim'], ['qty', 'Claim Line']],
+      fields: [
+        ['title', 'Claim'],
+        ['qty', 'Claim Line'],
+      ],
       filters: [['Claim', 'amount', '>', 5, false]],
       order_by: '`tabClaim`.`amount` desc, `tabClaim Line`.`qty`',
       add_totals_row: 1,
@@ -38,12 +41,19 @@ describe('readReportQuery', () => {
   });
 
   test('an empty query lists names; sort_by and sort_order are read as the older report view saved them', () => {
-    assert.deepEqual(read('').fields.map((f) => f.expr), ['name']);
+    assert.deepEqual(
+      read('').fields.map((f) => f.expr),
+      ['name'],
+    );
     assert.equal(read({ sort_by: 'Claim.amount', sort_order: 'asc', sort_by_next: 'Claim.title', sort_order_next: 'desc' }).orderBy, 'amount asc, title desc');
   });
 
   test('a group-by is read with its aggregate', () => {
-    assert.deepEqual(read({ group_by: { group_by: '`tabClaim`.`title`', aggregate_function: 'SUM', aggregate_on: 'amount' } }).groupBy, { field: 'title', fn: 'sum', on: 'amount' });
+    assert.deepEqual(read({ group_by: { group_by: '`tabClaim`.`title`', aggregate_function: 'SUM', aggregate_on: 'amount' } }).groupBy, {
+      field: 'title',
+      fn: 'sum',
+      on: 'amount',
+    });
     assert.deepEqual(read({ group_by: { group_by: 'title', aggregate_function: 'count' } }).groupBy, { field: 'title', fn: 'count', on: undefined });
   });
 
@@ -52,7 +62,15 @@ describe('readReportQuery', () => {
     ['JSON that is no object', '[1]'],
     ['a field of an unrelated DocType', { fields: [['name', 'User']] }],
     ['a name that is not a field name', { fields: [['title); drop table x; --', 'Claim']] }],
-    ['the same field twice', { fields: [['title', 'Claim'], ['title', 'Claim']] }],
+    [
+      'the same field twice',
+      {
+        fields: [
+          ['title', 'Claim'],
+          ['title', 'Claim'],
+        ],
+      },
+    ],
     ['an order_by on another table', { order_by: '`tabUser`.`name` desc' }],
     ['an aggregate fw does not offer', { group_by: { group_by: 'title', aggregate_function: 'median', aggregate_on: 'amount' } }],
     ['sum without aggregate_on', { group_by: { group_by: 'title', aggregate_function: 'sum' } }],

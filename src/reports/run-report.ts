@@ -147,12 +147,20 @@ export async function runReport(ctx: DocContext, { report, meta }: RunnableRepor
     const plan = await planList(
       ctx,
       meta.name,
-      { fields: [`${g.field} as ${groupKey}`, `${g.fn}(${g.on ?? '*'}) as ${AGGREGATE_COLUMN}`], filters: where, group_by: g.field, order_by: `${g.field} asc`, limit_page_length: 0 },
+      {
+        fields: [`${g.field} as ${groupKey}`, `${g.fn}(${g.on ?? '*'}) as ${AGGREGATE_COLUMN}`],
+        filters: where,
+        group_by: g.field,
+        order_by: `${g.field} asc`,
+        limit_page_length: 0,
+      },
       'v1',
     );
     rows = (await runList(ctx, plan)).rows as Record<string, unknown>[];
     const keys = new Set(plan.columns.map((c) => c.key));
-    columns = [groupColumn, { fieldname: AGGREGATE_COLUMN, label: aggregateLabel, fieldtype: g.fn === 'count' ? 'Int' : 'Float' }].filter((c) => keys.has(c.fieldname));
+    columns = [groupColumn, { fieldname: AGGREGATE_COLUMN, label: aggregateLabel, fieldtype: g.fn === 'count' ? 'Int' : 'Float' }].filter((c) =>
+      keys.has(c.fieldname),
+    );
     if (keys.has(groupKey)) {
       chart = {
         data: {

@@ -18,7 +18,14 @@ export async function sidebarStats(ctx: DocContext, doctype: string, stats: unkn
     const plan = await planList(
       ctx,
       doctype,
-      { fields: [`${field} as value`, 'count(*) as count'], filters: [...where, [field, 'is', 'set']], group_by: field, order_by: `${field} asc`, limit_page_length: 0, as_dict: false },
+      {
+        fields: [`${field} as value`, 'count(*) as count'],
+        filters: [...where, [field, 'is', 'set']],
+        group_by: field,
+        order_by: `${field} asc`,
+        limit_page_length: 0,
+        as_dict: false,
+      },
       'v1',
     );
     if (plan.columns.length < 2) continue;

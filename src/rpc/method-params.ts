@@ -91,8 +91,7 @@ function structuredAlternative(schema: JsonSchema): boolean {
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ES module interop.
 type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats: AddFormats =
-  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+const addFormats: AddFormats = (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
 /** One Ajv for every method schema; `x-` keywords are documentation, not validation. */
 function createAjv(): Ajv {

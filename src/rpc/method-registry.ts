@@ -184,7 +184,10 @@ export class MethodRegistry {
 
 /** A DocType or module name as its module path spells it: `Has Role` -> `has_role`. */
 function snakeCase(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /** Checks and coerces call arguments against the declared parameters; undeclared ones pass through. */

@@ -3,7 +3,17 @@
  * them without the keyboard for them.
  */
 const LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
 };
 const SPECIAL = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
 const MARKS = /\p{M}+/gu;
@@ -27,6 +37,8 @@ export function foldText(text: string): string {
 
 /** The words of a query, folded; at most `max` of them (a longer query adds nothing but cost). */
 export function queryWords(text: string, max = 12): string[] {
-  const words = foldText(text).split(' ').filter((w) => w !== '');
+  const words = foldText(text)
+    .split(' ')
+    .filter((w) => w !== '');
   return [...new Set(words)].slice(0, max);
 }

@@ -67,7 +67,11 @@ export function queueRebuild(jobs: JobQueue, doctype: string, unit?: JobUnit): P
 
 /** Registers the rebuild job on the site's queue. */
 export function registerRebuildJob(parts: RebuildParts): void {
-  parts.jobs.register(REBUILD_JOB, async (args: { doctype?: unknown }, run) => {
-    await rebuildDocType(parts, String(args.doctype ?? ''), run.signal);
-  }, { timeout: 30 * 60_000, maxRetries: 2 });
+  parts.jobs.register(
+    REBUILD_JOB,
+    async (args: { doctype?: unknown }, run) => {
+      await rebuildDocType(parts, String(args.doctype ?? ''), run.signal);
+    },
+    { timeout: 30 * 60_000, maxRetries: 2 },
+  );
 }

@@ -18,7 +18,27 @@ export interface SearchEntry {
 }
 
 /** Field types whose values are text worth finding. */
-const TEXT_TYPES = new Set(['Data', 'Small Text', 'Text', 'Long Text', 'Text Editor', 'HTML Editor', 'Markdown Editor', 'Code', 'Select', 'Link', 'Dynamic Link', 'Read Only', 'Int', 'Float', 'Currency', 'Date', 'Datetime', 'Phone', 'Autocomplete']);
+const TEXT_TYPES = new Set([
+  'Data',
+  'Small Text',
+  'Text',
+  'Long Text',
+  'Text Editor',
+  'HTML Editor',
+  'Markdown Editor',
+  'Code',
+  'Select',
+  'Link',
+  'Dynamic Link',
+  'Read Only',
+  'Int',
+  'Float',
+  'Currency',
+  'Date',
+  'Datetime',
+  'Phone',
+  'Autocomplete',
+]);
 const HTML_TYPES = new Set(['Text Editor', 'HTML Editor']);
 /** The index keeps this much of a document's content; enough to find it by, bounded for the index. */
 const MAX_CONTENT = 20_000;

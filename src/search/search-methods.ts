@@ -42,7 +42,11 @@ export function registerSearchMethods(methods: MethodRegistry, store: SearchStor
       const found = await searchDocuments(ctx, store, searchRequest(args));
       return found.map((c) => ({ doctype: c.doctype, name: c.name, title: c.title, content: c.content, rank: Number(c.score.toPrecision(6)) }));
     },
-    { params: [...PARAMS, { name: 'doctype', type: 'string' }], readOnly: true, description: 'Searches every indexed DocType for documents the caller may read, best first.' },
+    {
+      params: [...PARAMS, { name: 'doctype', type: 'string' }],
+      readOnly: true,
+      description: 'Searches every indexed DocType for documents the caller may read, best first.',
+    },
   );
   methods.register(
     'fw.utils.global_search.web_search',
@@ -67,6 +71,10 @@ export function registerSearchMethods(methods: MethodRegistry, store: SearchStor
       ctx.metas.get(doctype);
       return { job: await queueRebuild(rebuild.jobs, doctype, ctx) };
     },
-    { params: [{ name: 'doctype', type: 'string', required: true }], methods: ['POST'], description: 'Queues a rebuild of the global search index of one DocType.' },
+    {
+      params: [{ name: 'doctype', type: 'string', required: true }],
+      methods: ['POST'],
+      description: 'Queues a rebuild of the global search index of one DocType.',
+    },
   );
 }

@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { rankCandidates } from './search-ranking.js';
 import type { Candidate } from './search-store.js';
 
-const c = (name: string, over: Partial<Candidate> = {}): Candidate => ({ doctype: 'Note', name, title: name, content: '', modified: '2025-01-01', score: 0, ...over });
+const c = (name: string, over: Partial<Candidate> = {}): Candidate => ({
+  doctype: 'Note',
+  name,
+  title: name,
+  content: '',
+  modified: '2025-01-01',
+  score: 0,
+  ...over,
+});
 const order = (list: Candidate[], words: string[], nameText: string, priority: (d: string) => number = () => 0) =>
   rankCandidates(list, words, nameText, priority).map((r) => `${r.doctype}/${r.name}`);
 
@@ -21,7 +29,10 @@ test('then the engine score, then the settings priority, then the newest, then D
     c('z', { title: 't', score: 1 }),
     c('y', { title: 't', score: 1 }),
   ];
-  assert.deepEqual(order(list, ['word'], '', (d) => (d === 'Task' ? 0 : 1)), ['Note/best', 'Task/p', 'Note/new', 'Note/old', 'Note/y', 'Note/z']);
+  assert.deepEqual(
+    order(list, ['word'], '', (d) => (d === 'Task' ? 0 : 1)),
+    ['Note/best', 'Task/p', 'Note/new', 'Note/old', 'Note/y', 'Note/z'],
+  );
 });
 
 test('a document found by words and by name is listed once, with its better score', () => {
@@ -31,6 +42,12 @@ test('a document found by words and by name is listed once, with its better scor
 });
 
 test('scores equal to six digits are equal: the next step decides', () => {
-  assert.deepEqual(order([c('a', { title: 't', score: 1.0000001, modified: '2020' }), c('b', { title: 't', score: 1.0000002, modified: '2021' })], ['w'], ''), ['Note/b', 'Note/a']);
-  assert.deepEqual(order([c('a', { title: 't', score: 1.0000002, modified: '2021' }), c('b', { title: 't', score: 1.0000001, modified: '2020' })], ['w'], ''), ['Note/a', 'Note/b']);
+  assert.deepEqual(order([c('a', { title: 't', score: 1.0000001, modified: '2020' }), c('b', { title: 't', score: 1.0000002, modified: '2021' })], ['w'], ''), [
+    'Note/b',
+    'Note/a',
+  ]);
+  assert.deepEqual(order([c('a', { title: 't', score: 1.0000002, modified: '2021' }), c('b', { title: 't', score: 1.0000001, modified: '2020' })], ['w'], ''), [
+    'Note/a',
+    'Note/b',
+  ]);
 });

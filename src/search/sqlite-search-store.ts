@@ -31,7 +31,13 @@ export const sqliteSearchStore: SearchStore = {
     let id: number;
     if (row) {
       id = row.id;
-      await run(q, `update "${SEARCH_TABLE}" set title = ?, content = ?, name_folded = ?, modified = ? where id = ?`, [e.title, e.content, e.nameFolded, e.modified, id]);
+      await run(q, `update "${SEARCH_TABLE}" set title = ?, content = ?, name_folded = ?, modified = ? where id = ?`, [
+        e.title,
+        e.content,
+        e.nameFolded,
+        e.modified,
+        id,
+      ]);
       await run(q, `delete from "${FTS_TABLE}" where rowid = ?`, [id]);
       await run(q, `delete from "${NAME_TABLE}" where rowid = ?`, [id]);
     } else {

@@ -65,8 +65,7 @@ export function parseAllowCors(text: string): Settings['allow_cors'] | undefined
 }
 
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
-const wholeOf = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+const wholeOf = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
 
 /**
  * The settings in effect: each System Settings value that is set wins over site_config.json's.

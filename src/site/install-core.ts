@@ -28,7 +28,9 @@ const SYSTEM_USER = 'Administrator';
 export type Progress = (message: string) => void;
 
 /** Fingerprint of what installCore writes, so an up-to-date site is left untouched at every start. */
-const CORE_FINGERPRINT = createHash('sha256').update(JSON.stringify([CORE_DOCTYPES, STANDARD_ROLES])).digest('hex');
+const CORE_FINGERPRINT = createHash('sha256')
+  .update(JSON.stringify([CORE_DOCTYPES, STANDARD_ROLES]))
+  .digest('hex');
 const FINGERPRINT_KEY = 'core_fingerprint';
 
 /**
@@ -118,9 +120,7 @@ async function ensureUserNameIndex(q: Queryable, dialect: Dialect, progress: Pro
     progress(`user names differing only in case (${clashes.map((c) => c.lowered).join(', ')}): rename all but one, then run fw migrate`);
     return;
   }
-  await q.run(
-    dialect.builder.schema.createIndex('tabUser_name_lower').ifNotExists().unique().on('tabUser').expression(sql`lower(name)`).compile(),
-  );
+  await q.run(dialect.builder.schema.createIndex('tabUser_name_lower').ifNotExists().unique().on('tabUser').expression(sql`lower(name)`).compile());
 }
 
 /** Sets the Administrator's password (at creation, or from the CLI). */

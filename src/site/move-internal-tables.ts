@@ -48,7 +48,13 @@ export async function moveInternalTables(q: Queryable, dialect: Dialect): Promis
     if (!adopted || table.keepWhenAdopted) {
       let rows = db.selectFrom(table.from).select([...table.columns]);
       if (adopted) rows = rows.where('creation', 'is', null);
-      await q.run(db.insertInto(table.to).columns([...table.columns]).expression(rows).compile());
+      await q.run(
+        db
+          .insertInto(table.to)
+          .columns([...table.columns])
+          .expression(rows)
+          .compile(),
+      );
     }
     if (adopted) await q.run(db.deleteFrom(table.from).where('creation', 'is', null).compile());
     else await q.run(db.schema.dropTable(table.from).compile());

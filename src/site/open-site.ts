@@ -87,7 +87,9 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     registerSystemSettingsController(hooks);
     registerSingleDocTypeController(hooks);
     // Store failures go to the site's logger, which the server replaces once it starts.
-    const files = await openFileStore(paths, config.file_storage, (err, folder) => site?.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`));
+    const files = await openFileStore(paths, config.file_storage, (err, folder) =>
+      site?.logger.error({ err, folder }, `files cannot be written to ${folder}: ${err.message}`),
+    );
     registerFileController(hooks, files);
     const documents = new DocumentService({ encryptionKey: config.encryption_key });
     registerUserSelfShare(hooks, documents);
@@ -130,25 +132,18 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       methods,
       documents,
       notify: (ctx, notice) =>
-        mail.notifyUser(ctx, { forUser: notice.forUser, fromUser: notice.fromUser, subject: noticeSubject(notice), doctype: notice.doctype, name: notice.name, type: noticeType(notice) }),
+        mail.notifyUser(ctx, {
+          forUser: notice.forUser,
+          fromUser: notice.fromUser,
+          subject: noticeSubject(notice),
+          doctype: notice.doctype,
+          name: notice.name,
+          type: noticeType(notice),
+        }),
     });
     await registerApps(apps, { hooks, methods, documents, jobs, realtime, mail });
 
-    site = new Site(
-      paths,
-      config,
-      db,
-      metas,
-      hooks,
-      documents,
-      methods,
-      new SessionStore(db.dialect),
-      tokenCache,
-      realtime,
-      files,
-      jobs,
-      mail,
-    );
+    site = new Site(paths, config, db, metas, hooks, documents, methods, new SessionStore(db.dialect), tokenCache, realtime, files, jobs, mail);
     if (config.file_storage.backend === 'local') await warnAboutFileFolders(paths, options.warn);
     const { settingsCache } = site;
     const opened = site;
@@ -247,9 +242,7 @@ export async function createSite(
     await writeNewSiteConfig(paths.config, dbUrl);
     const site = await openSite(dir, { progress: options.progress, create: true });
     try {
-      await site.db.transaction((q) =>
-        setAdministratorPassword(q, site.db.dialect, options.adminPassword ?? (generatedPassword as string)),
-      );
+      await site.db.transaction((q) => setAdministratorPassword(q, site.db.dialect, options.adminPassword ?? (generatedPassword as string)));
     } finally {
       await site.close();
     }

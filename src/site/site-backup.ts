@@ -19,7 +19,11 @@ export interface BackupSiteOptions {
 
 /** `20240131-235959`: sortable, and safe in a file name everywhere. */
 function fileStamp(at: Date): string {
-  return at.toISOString().replace(/\.\d+Z$/, '').replace(/-|:/g, '').replace('T', '-');
+  return at
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace(/-|:/g, '')
+    .replace('T', '-');
 }
 
 /** Outside public/ and private/files, so a backup never holds the backups before it. */
@@ -103,8 +107,7 @@ export async function backupSite(dir: string, options: BackupSiteOptions = {}): 
       const part = relative(paths.root, folder);
       if (await exists(join(filesRoot, part))) fileParts.push(part);
     }
-    const totalBytes =
-      (await sizeOf(siteParts.map((part) => join(paths.root, part)))) + (await sizeOf(fileParts.map((part) => join(filesRoot, part))));
+    const totalBytes = (await sizeOf(siteParts.map((part) => join(paths.root, part)))) + (await sizeOf(fileParts.map((part) => join(filesRoot, part))));
     progress(`site_config.json and files (${megabytes(totalBytes)})`);
     const filesDone = percentSteps(progress, 'files');
     // The archive starts with the dump; the files' share of it is what comes after.

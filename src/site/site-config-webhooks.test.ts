@@ -29,13 +29,23 @@ describe('site config: webhook targets', () => {
     const config = await load({ webhook_allowed_targets: ['receiver.internal', '127.0.0.1:8080', '10.0.0.0/8', '[::1]:9000', 'fd00::/8'] });
     assert.deepEqual(
       config.webhook_allowed_targets.map((t) => [t.kind, t.port ?? null]),
-      [['host', null], ['range', 8080], ['range', null], ['range', 9000], ['range', null]],
+      [
+        ['host', null],
+        ['range', 8080],
+        ['range', null],
+        ['range', 9000],
+        ['range', null],
+      ],
     );
   });
 
   test('a malformed entry refuses the config, naming the key and the entry', async () => {
     for (const bad of [['10.0.0.0/40'], 'localhost', [42], ['http://x/']]) {
-      await assert.rejects(load({ webhook_allowed_targets: bad }), (err: unknown) => err instanceof SiteConfigError && /webhook_allowed_targets/.test(err.message), JSON.stringify(bad));
+      await assert.rejects(
+        load({ webhook_allowed_targets: bad }),
+        (err: unknown) => err instanceof SiteConfigError && /webhook_allowed_targets/.test(err.message),
+        JSON.stringify(bad),
+      );
     }
   });
 });

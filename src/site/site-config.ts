@@ -153,8 +153,7 @@ function expect<T>(value: unknown, check: (v: unknown) => boolean, key: string, 
 }
 
 const isBoolean = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1;
-const isCors = (v: unknown) =>
-  v === null || v === '*' || (Array.isArray(v) && v.every((o) => typeof o === 'string' && o !== ''));
+const isCors = (v: unknown) => v === null || v === '*' || (Array.isArray(v) && v.every((o) => typeof o === 'string' && o !== ''));
 const positiveInt = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
 const nonNegativeInt = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
 const positiveNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
@@ -175,18 +174,44 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
     db_url: expect(raw.db_url, isString, 'db_url', 'a database URL', ''),
     encryption_key: expect(raw.encryption_key, isString, 'encryption_key', 'a non-empty string', ''),
     developer_mode: Boolean(expect(raw.developer_mode, (v) => typeof v === 'boolean' || v === 0 || v === 1, 'developer_mode', 'true or false', false)),
-    time_zone: expect(raw.time_zone, (v) => typeof v === 'string' && isValidTimeZone(v), 'time_zone', 'an IANA time zone like "Europe/Berlin"', DEFAULT_CONFIG.time_zone),
+    time_zone: expect(
+      raw.time_zone,
+      (v) => typeof v === 'string' && isValidTimeZone(v),
+      'time_zone',
+      'an IANA time zone like "Europe/Berlin"',
+      DEFAULT_CONFIG.time_zone,
+    ),
     session_expiry: expect(raw.session_expiry, positiveInt, 'session_expiry', 'a number of seconds', DEFAULT_CONFIG.session_expiry),
     max_request_size: expect(raw.max_request_size, positiveInt, 'max_request_size', 'a number of bytes', DEFAULT_CONFIG.max_request_size),
     max_file_size: expect(raw.max_file_size, positiveInt, 'max_file_size', 'a number of bytes', DEFAULT_CONFIG.max_file_size),
-    allow_consecutive_login_attempts: expect(raw.allow_consecutive_login_attempts, nonNegativeInt, 'allow_consecutive_login_attempts', 'a whole number', DEFAULT_CONFIG.allow_consecutive_login_attempts),
-    allow_login_after_fail: expect(raw.allow_login_after_fail, positiveInt, 'allow_login_after_fail', 'a number of seconds', DEFAULT_CONFIG.allow_login_after_fail),
+    allow_consecutive_login_attempts: expect(
+      raw.allow_consecutive_login_attempts,
+      nonNegativeInt,
+      'allow_consecutive_login_attempts',
+      'a whole number',
+      DEFAULT_CONFIG.allow_consecutive_login_attempts,
+    ),
+    allow_login_after_fail: expect(
+      raw.allow_login_after_fail,
+      positiveInt,
+      'allow_login_after_fail',
+      'a number of seconds',
+      DEFAULT_CONFIG.allow_login_after_fail,
+    ),
     db_pool_size: expect(raw.db_pool_size, positiveInt, 'db_pool_size', 'a positive whole number', DEFAULT_CONFIG.db_pool_size),
     db_connect_timeout: expect(raw.db_connect_timeout, positiveNumber, 'db_connect_timeout', 'a positive number of seconds', DEFAULT_CONFIG.db_connect_timeout),
-    db_statement_timeout: expect(raw.db_statement_timeout, positiveNumber, 'db_statement_timeout', 'a positive number of seconds', DEFAULT_CONFIG.db_statement_timeout),
+    db_statement_timeout: expect(
+      raw.db_statement_timeout,
+      positiveNumber,
+      'db_statement_timeout',
+      'a positive number of seconds',
+      DEFAULT_CONFIG.db_statement_timeout,
+    ),
     apps: expect(raw.apps, (v) => Array.isArray(v) && v.every((a) => typeof a === 'string'), 'apps', 'a list of module paths', DEFAULT_CONFIG.apps),
     trust_proxy: parseTrustProxy(raw.trust_proxy),
-    deny_multiple_sessions: Boolean(expect(raw.deny_multiple_sessions, isBoolean, 'deny_multiple_sessions', 'true or false', DEFAULT_CONFIG.deny_multiple_sessions)),
+    deny_multiple_sessions: Boolean(
+      expect(raw.deny_multiple_sessions, isBoolean, 'deny_multiple_sessions', 'true or false', DEFAULT_CONFIG.deny_multiple_sessions),
+    ),
     allow_cors: expect(raw.allow_cors, isCors, 'allow_cors', '"*" or a list of origins like ["https://app.example.com"]', DEFAULT_CONFIG.allow_cors),
     webhook_deny_private_targets: Boolean(
       expect(raw.webhook_deny_private_targets, isBoolean, 'webhook_deny_private_targets', 'true or false', DEFAULT_CONFIG.webhook_deny_private_targets),

@@ -39,7 +39,13 @@ const RESTORE_STATEMENT_TIMEOUT_MS = 60 * 60 * 1000;
 export async function restoreSite(archive: string, dir: string, options: RestoreSiteOptions = {}): Promise<RestoreResult> {
   const progress = options.progress ?? (() => {});
   const file = resolve(archive);
-  if (!(await stat(file).then((s) => s.isFile(), () => false))) throw new Error(`The backup archive ${file} does not exist`);
+  if (
+    !(await stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    throw new Error(`The backup archive ${file} does not exist`);
   const paths = sitePaths(dir);
   const existing = await siteExists(dir);
   if (existing && !options.force) throw new Error(`${paths.root} already holds a site: pass --force to replace it`);
@@ -70,9 +76,7 @@ export async function restoreSite(archive: string, dir: string, options: Restore
     const db = await openDatabase(resolveDbUrl(url, paths), { poolSize: 1, statementTimeoutMs: RESTORE_STATEMENT_TIMEOUT_MS });
     try {
       if (!options.force && (await holdsSite(db))) {
-        throw new Error(
-          `The database ${describeDatabaseUrl(url)} already holds a site: pass --force to replace it, or --db to restore into another database`,
-        );
+        throw new Error(`The database ${describeDatabaseUrl(url)} already holds a site: pass --force to replace it, or --db to restore into another database`);
       }
       progress(`database (${engine})`);
       let shown = -1;

@@ -174,19 +174,21 @@ export class Site implements UnitRunner {
     if (unit.request && this.maintenance.current.on) return this.#writeInMaintenance(principal, work, unit);
     const generation = this.principals.generation;
     const bumps = this.metas.bumps;
-    return againIfStale((mayDefer) =>
-      this.transaction(async (q, done) => {
-        // The unit changed a user (a request that read it while the transaction was open may have
-        // cached the old state), or changed metadata, which can rename the roles principals hold:
-        // clear once the change is visible. Registered first, so later callbacks see fresh principals.
-        done.afterCommit(() => {
-          if (this.principals.generation !== generation || this.metas.bumps !== bumps) this.principals.clear();
-        });
-        // A retried attempt starts with no messages: the undone one's are not the user's news.
-        unit.messages?.reset();
-        return this.#checkedWork(q, mayDefer, () => work(this.context(principal, q, true, unit, done)));
-      }),
-    unit);
+    return againIfStale(
+      (mayDefer) =>
+        this.transaction(async (q, done) => {
+          // The unit changed a user (a request that read it while the transaction was open may have
+          // cached the old state), or changed metadata, which can rename the roles principals hold:
+          // clear once the change is visible. Registered first, so later callbacks see fresh principals.
+          done.afterCommit(() => {
+            if (this.principals.generation !== generation || this.metas.bumps !== bumps) this.principals.clear();
+          });
+          // A retried attempt starts with no messages: the undone one's are not the user's news.
+          unit.messages?.reset();
+          return this.#checkedWork(q, mayDefer, () => work(this.context(principal, q, true, unit, done)));
+        }),
+      unit,
+    );
   }
 
   /**

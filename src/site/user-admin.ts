@@ -42,8 +42,7 @@ async function checkRoles(ctx: DocContext, roles: readonly string[]): Promise<vo
   const missing = roles.filter((r) => !known.has(r));
   if (missing.length > 0) {
     throw new DoesNotExistError(
-      `No role ${missing.map((r) => `"${r}"`).join(', ')} in this site; create it first (POST /api/resource/Role) ` +
-        `or use one of: ${[...known].join(', ')}`,
+      `No role ${missing.map((r) => `"${r}"`).join(', ')} in this site; create it first (POST /api/resource/Role) ` + `or use one of: ${[...known].join(', ')}`,
       { doctype: 'Role' },
     );
   }

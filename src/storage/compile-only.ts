@@ -1,10 +1,4 @@
-import {
-  DummyDriver,
-  Kysely,
-  type DatabaseIntrospector,
-  type DialectAdapter,
-  type QueryCompiler,
-} from 'kysely';
+import { DummyDriver, Kysely, type DatabaseIntrospector, type DialectAdapter, type QueryCompiler } from 'kysely';
 
 /** Kysely over no declared schema: the tables are DocTypes, known only at run time. */
 // biome-ignore lint/suspicious/noExplicitAny: a compile-only builder has no schema type

@@ -2,16 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Queryable } from './database.js';
 
 /** Portable column kinds; each dialect maps them to its own DDL type. */
-export type ColumnKind =
-  | 'varchar'
-  | 'text'
-  | 'int'
-  | 'bigint'
-  | 'decimal'
-  | 'date'
-  | 'datetime'
-  | 'time'
-  | 'json';
+export type ColumnKind = 'varchar' | 'text' | 'int' | 'bigint' | 'decimal' | 'date' | 'datetime' | 'time' | 'json';
 
 /** A column as the schema synchroniser wants it. */
 export interface ColumnSpec {

@@ -21,8 +21,15 @@ for (const dialect of [new SqliteDialect(), new PostgresDialect()]) {
         [599, [256, 256, 64, 16, 4, 1, 1, 1]],
       ] as const) {
         const statements = chunks(rows(count));
-        assert.deepEqual(statements.map((s) => s.parameters.length / 3), sizes, `${count} rows`);
-        assert.deepEqual(statements.flatMap((s) => s.parameters), rows(count).flatMap((r) => [r.name, r.n, r.note]));
+        assert.deepEqual(
+          statements.map((s) => s.parameters.length / 3),
+          sizes,
+          `${count} rows`,
+        );
+        assert.deepEqual(
+          statements.flatMap((s) => s.parameters),
+          rows(count).flatMap((r) => [r.name, r.n, r.note]),
+        );
       }
     });
 
@@ -30,7 +37,10 @@ for (const dialect of [new SqliteDialect(), new PostgresDialect()]) {
       const [a] = chunks(rows(4));
       const [b] = chunks(rows(8).slice(4));
       assert.equal(a!.sql, b!.sql);
-      const direct = dialect.builder.insertInto('tabThing').values(rows(4).map(({ name, n, note }) => ({ name, n, note }))).compile();
+      const direct = dialect.builder
+        .insertInto('tabThing')
+        .values(rows(4).map(({ name, n, note }) => ({ name, n, note })))
+        .compile();
       assert.equal(a!.sql, direct.sql);
       assert.deepEqual(a!.parameters, direct.parameters);
     });

@@ -25,11 +25,7 @@ export function rowChunks<C extends string>(
     let made = shapes.get(size);
     if (!made) {
       made = statementShape(size * width, (...slots: unknown[]) =>
-        build(
-          Array.from({ length: size }, (_, r) =>
-            Object.fromEntries(columns.map((c, i) => [c, slots[r * width + i]])) as Record<C, unknown>,
-          ),
-        ),
+        build(Array.from({ length: size }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, slots[r * width + i]])) as Record<C, unknown>)),
       );
       shapes.set(size, made);
     }

@@ -22,7 +22,10 @@ for (const dialect of [new SqliteDialect(), new PostgresDialect()]) {
           .where('share_doctype', '=', doctype)
           .where((eb) => eb.or([eb('user', '=', user), eb('everyone', '=', 1)]))
           .compile();
-      for (const [user, doctype] of [['jane@example.com', 'ToDo'], ['bob@example.com', 'Note']]) {
+      for (const [user, doctype] of [
+        ['jane@example.com', 'ToDo'],
+        ['bob@example.com', 'Note'],
+      ]) {
         const bound = shape(user, doctype);
         const expected = direct(user, doctype);
         assert.equal(bound.sql, expected.sql);
@@ -32,10 +35,7 @@ for (const dialect of [new SqliteDialect(), new PostgresDialect()]) {
 
     test('refuses a shape whose arguments do not all become bound values', () => {
       assert.throws(
-        () =>
-          statementShape(2, (name: string, _unused: string) =>
-            dialect.builder.selectFrom('tabToDo').selectAll().where('name', '=', name).compile(),
-          ),
+        () => statementShape(2, (name: string, _unused: string) => dialect.builder.selectFrom('tabToDo').selectAll().where('name', '=', name).compile()),
         /did not become bound values/,
       );
     });
@@ -56,8 +56,17 @@ describe('shape caches', () => {
     const cache = new ShapeCache<object, object, number>();
     const [x, y] = [{}, {}];
     let builds = 0;
-    assert.equal(cache.get(x, y, () => ++builds), 1);
-    assert.equal(cache.get(x, y, () => ++builds), 1);
-    assert.equal(cache.get(y, x, () => ++builds), 2);
+    assert.equal(
+      cache.get(x, y, () => ++builds),
+      1,
+    );
+    assert.equal(
+      cache.get(x, y, () => ++builds),
+      1,
+    );
+    assert.equal(
+      cache.get(y, x, () => ++builds),
+      2,
+    );
   });
 });

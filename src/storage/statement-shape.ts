@@ -14,10 +14,7 @@ export type StatementShape<A extends readonly unknown[]> = (...args: A) => SqlSt
  * document by name, a user's roles) then skip the query builder on every call. Arguments must be
  * bound values (`where(col, '=', arg)`), never identifiers or lists that change the SQL text.
  */
-export function statementShape<A extends readonly unknown[]>(
-  arity: A['length'],
-  build: (...slots: A) => SqlStatement,
-): StatementShape<A> {
+export function statementShape<A extends readonly unknown[]>(arity: A['length'], build: (...slots: A) => SqlStatement): StatementShape<A> {
   const slots = Array.from({ length: arity }, (_, i) => new Slot(i)) as unknown as A;
   const compiled = build(...slots);
   const sources = compiled.parameters.map((p) => (p instanceof Slot ? p.index : -1));

@@ -92,12 +92,16 @@ describe('runInUnit', () => {
 
   test('a retried attempt rolls back its own callbacks; only the committed attempt runs after-commit work', async () => {
     const log: string[] = [];
-    const result = await runInUnit(retryingRunner(log), () => undefined, async (q, unit) => {
-      unit.afterCommit(() => void log.push(`commit of ${q}`));
-      unit.afterRollback(() => void log.push(`rollback of ${q}`));
-      if (q === 'attempt 1') throw new Error('retry');
-      return 42;
-    });
+    const result = await runInUnit(
+      retryingRunner(log),
+      () => undefined,
+      async (q, unit) => {
+        unit.afterCommit(() => void log.push(`commit of ${q}`));
+        unit.afterRollback(() => void log.push(`rollback of ${q}`));
+        if (q === 'attempt 1') throw new Error('retry');
+        return 42;
+      },
+    );
     assert.equal(result, 42);
     assert.deepEqual(log, ['rolled back attempt 1', 'rollback of attempt 1', 'commit of attempt 2']);
   });
@@ -105,11 +109,15 @@ describe('runInUnit', () => {
   test('a failed transaction runs after-rollback work and passes the error on', async () => {
     const log: string[] = [];
     await assert.rejects(
-      runInUnit(retryingRunner(log), () => undefined, async (_q, unit) => {
-        unit.afterCommit(() => void log.push('commit'));
-        unit.afterRollback(() => void log.push('rollback'));
-        throw new Error('refused');
-      }),
+      runInUnit(
+        retryingRunner(log),
+        () => undefined,
+        async (_q, unit) => {
+          unit.afterCommit(() => void log.push('commit'));
+          unit.afterRollback(() => void log.push('rollback'));
+          throw new Error('refused');
+        },
+      ),
       /refused/,
     );
     assert.deepEqual(log, ['rollback']);
@@ -122,10 +130,14 @@ describe('runInUnit', () => {
       throw new Error('commit failed');
     };
     await assert.rejects(
-      runInUnit(failingCommit, () => undefined, async (_q, unit) => {
-        unit.afterCommit(() => void log.push('commit'));
-        unit.afterRollback(() => void log.push('rollback'));
-      }),
+      runInUnit(
+        failingCommit,
+        () => undefined,
+        async (_q, unit) => {
+          unit.afterCommit(() => void log.push('commit'));
+          unit.afterRollback(() => void log.push('rollback'));
+        },
+      ),
       /commit failed/,
     );
     assert.deepEqual(log, ['rollback']);

@@ -48,7 +48,8 @@ export function parseAllowedTarget(entry: string): AllowedTarget {
     return { kind: 'range', range, text };
   }
   const [spec, port, extra] = text.split(':');
-  if (extra !== undefined || spec === undefined || spec === '') throw new Error(`"${text}": expected a host name, address or CIDR range with an optional :port`);
+  if (extra !== undefined || spec === undefined || spec === '')
+    throw new Error(`"${text}": expected a host name, address or CIDR range with an optional :port`);
   const range = rangeOf(spec, text);
   if (range) return { kind: 'range', range, port: parsePort(port, text), text };
   const host = spec.toLowerCase().replace(/\.$/, '');
@@ -84,7 +85,10 @@ function inRange(range: BlockList, address: string): boolean {
 
 /** True when an entry allows this endpoint: the host name (any address it resolves to), or the address. */
 export function isAllowedTarget(allowed: readonly AllowedTarget[], endpoint: TargetEndpoint): boolean {
-  const host = endpoint.host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = endpoint.host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   return allowed.some((entry) => {
     if (entry.port !== undefined && entry.port !== endpoint.port) return false;
     return entry.kind === 'host' ? entry.host === host : inRange(entry.range, endpoint.address);

@@ -51,7 +51,11 @@ describe('webhook conditions', () => {
       ['not '.repeat(100) + 'doc', /nested too deeply/],
       ['x'.repeat(5000), /at most 4000 characters/],
     ] as const) {
-      assert.throws(() => parseCondition(source), (err: unknown) => err instanceof ConditionError && message.test((err as Error).message), source);
+      assert.throws(
+        () => parseCondition(source),
+        (err: unknown) => err instanceof ConditionError && message.test((err as Error).message),
+        source,
+      );
     }
   });
 

@@ -99,8 +99,15 @@ export class DeliveryOutbox implements JobSource {
     const entries = await takeEntries(q, db.dialect, BATCH_LIMIT);
     if (entries.length === 0) return 0;
     const scope = { q, dialect: db.dialect, metas, timeZone: this.#deps.timeZone() };
-    await insertDeliveries(scope, entries.map((e) => ({ ...e, name: e.log })));
-    await writeSnapshots(q, db.dialect, entries.flatMap((e) => (e.doc && e.error === undefined ? [{ log: e.log, doc: e.doc }] : [])));
+    await insertDeliveries(
+      scope,
+      entries.map((e) => ({ ...e, name: e.log })),
+    );
+    await writeSnapshots(
+      q,
+      db.dialect,
+      entries.flatMap((e) => (e.doc && e.error === undefined ? [{ log: e.log, doc: e.doc }] : [])),
+    );
     const deliverable = entries.filter((e) => e.error === undefined);
     await jobs.enqueueBatch(
       deliverable.map((e) => ({ handler: DELIVER_JOB, args: { log: e.log }, options: { jobId: `webhook:${e.log}:1`, queue: e.queue, user: e.user } })),

@@ -16,7 +16,10 @@ describe('webhook JSON templates', () => {
   test('tojson inserts structured values, loops and conditions work as in Jinja', async () => {
     assert.deepEqual(await renderJsonTemplate('{"items": {{ doc.items | tojson }}, "n": {{ doc.nothing | tojson }}}', doc), { items: doc.items, n: null });
     assert.deepEqual(
-      await renderJsonTemplate('{"names": [{% for r in doc.items %}"{{ r.item }}"{% unless forloop.last %},{% endunless %}{% endfor %}]{% if doc.qty > 2 %}, "big": true{% endif %}}', doc),
+      await renderJsonTemplate(
+        '{"names": [{% for r in doc.items %}"{{ r.item }}"{% unless forloop.last %},{% endunless %}{% endfor %}]{% if doc.qty > 2 %}, "big": true{% endif %}}',
+        doc,
+      ),
       { names: ['a', 'b'], big: true },
     );
   });

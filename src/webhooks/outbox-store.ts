@@ -43,7 +43,13 @@ export async function writeEntry(q: Queryable, dialect: Dialect, entry: OutboxEn
 
 /** A second match of the same (webhook, document) in one unit: the waiting entry takes the last state. */
 export async function rewriteEntry(q: Queryable, dialect: Dialect, name: string, entry: OutboxEntry): Promise<void> {
-  await q.run(dialect.builder.updateTable(OUTBOX_TABLE).set({ entry: JSON.stringify(entry) }).where('name', '=', name).compile());
+  await q.run(
+    dialect.builder
+      .updateTable(OUTBOX_TABLE)
+      .set({ entry: JSON.stringify(entry) })
+      .where('name', '=', name)
+      .compile(),
+  );
 }
 
 /** True when some entry waits: a cheap read that spares a sweep its write transaction. */

@@ -40,8 +40,26 @@ export interface NewDelivery {
 }
 
 const LOG_COLUMNS = [
-  'name', 'owner', 'creation', 'modified', 'modified_by', 'docstatus', 'idx', 'webhook', 'reference_doctype',
-  'reference_document', 'event', 'status', 'attempt', 'user', 'request_method', 'url', 'webhook_id', 'headers', 'data', 'error',
+  'name',
+  'owner',
+  'creation',
+  'modified',
+  'modified_by',
+  'docstatus',
+  'idx',
+  'webhook',
+  'reference_doctype',
+  'reference_document',
+  'event',
+  'status',
+  'attempt',
+  'user',
+  'request_method',
+  'url',
+  'webhook_id',
+  'headers',
+  'data',
+  'error',
 ] as const;
 
 /** The log INSERT compiled once per dialect and metadata version, in a few sizes for the outbox's batches. */
@@ -51,9 +69,7 @@ type LogRow = Record<(typeof LOG_COLUMNS)[number], unknown>;
 
 function logInserts(scope: LogScope): RowChunks<LogRow> {
   const meta = scope.metas.get(WEBHOOK_REQUEST_LOG);
-  return insertChunks.get(scope.dialect, meta, () =>
-    rowChunks(LOG_COLUMNS, (rows) => scope.dialect.builder.insertInto(meta.tableName).values(rows).compile()),
-  );
+  return insertChunks.get(scope.dialect, meta, () => rowChunks(LOG_COLUMNS, (rows) => scope.dialect.builder.insertInto(meta.tableName).values(rows).compile()));
 }
 
 function table(scope: LogScope): string {

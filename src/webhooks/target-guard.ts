@@ -52,7 +52,15 @@ export function guardedLookup(policy: TargetPolicy, port: number): LookupFunctio
     dnsLookup(hostname, { ...options, all: true }, (err, answer) => {
       if (err) return callback(err, '', 4);
       const list = answer as LookupAddress[];
-      const why = list.length === 0 ? `${hostname} has no address` : refusalOfAnswer(policy, hostname, list.map((a) => a.address), port);
+      const why =
+        list.length === 0
+          ? `${hostname} has no address`
+          : refusalOfAnswer(
+              policy,
+              hostname,
+              list.map((a) => a.address),
+              port,
+            );
       if (why) return callback(new RefusedTarget(why), '', 4);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);

@@ -26,7 +26,10 @@ export async function buildRequest(hook: WebhookDef, doctype: string, event: str
   const form = hook.structure === FORM && data !== null && typeof data === 'object' && !Array.isArray(data);
   const body = form
     ? new URLSearchParams(
-        Object.entries(data as Record<string, unknown>).map(([k, v]): [string, string] => [k, v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)]),
+        Object.entries(data as Record<string, unknown>).map(([k, v]): [string, string] => [
+          k,
+          v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v),
+        ]),
       ).toString()
     : JSON.stringify(data);
   const headers: Record<string, string> = { 'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json' };

@@ -95,9 +95,7 @@ export async function readWebhookDefs(source: WebhookSource, name?: string): Pro
       structure: String(h.request_structure ?? ''),
       json: String(h.webhook_json ?? ''),
       queue: h.background_jobs_queue ? String(h.background_jobs_queue) : undefined,
-      headers: (headers.get(String(h.name)) ?? [])
-        .filter((r) => r.key)
-        .map((r) => ({ key: String(r.key).trim(), value: String(r.value ?? '') })),
+      headers: (headers.get(String(h.name)) ?? []).filter((r) => r.key).map((r) => ({ key: String(r.key).trim(), value: String(r.value ?? '') })),
       data: (data.get(String(h.name)) ?? []).map((r) => ({ fieldname: String(r.fieldname), key: String(r.key) })),
     };
   });

@@ -162,7 +162,11 @@ async function finish(
     // Rendered, refused or given up: the document is no longer needed (a no-op for later attempts).
     await dropSnapshot(q, deps.db.dialect, log.name);
     if (next) {
-      await deps.jobs.enqueue(DELIVER_JOB, { log: log.name }, { unit: { q }, at: next.at, jobId: `webhook:${log.name}:${record.attempt + 1}`, queue: next.queue });
+      await deps.jobs.enqueue(
+        DELIVER_JOB,
+        { log: log.name },
+        { unit: { q }, at: next.at, jobId: `webhook:${log.name}:${record.attempt + 1}`, queue: next.queue },
+      );
     }
   });
 }

@@ -69,7 +69,15 @@ describe('sending a webhook request', () => {
 
   test('by default loopback and internal targets are refused before any connection, names included', async () => {
     const before = hits.length;
-    for (const url of [`${base}/x`, `http://localhost:${new URL(base).port}/x`, 'http://[::1]:1/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:127.0.0.1]:1/x', 'http://0x7f.1:1/x']) {
+    for (const url of [
+      `${base}/x`,
+      `http://localhost:${new URL(base).port}/x`,
+      'http://[::1]:1/x',
+      'http://10.1.2.3/x',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::ffff:127.0.0.1]:1/x',
+      'http://0x7f.1:1/x',
+    ]) {
       const result = await sendWebhookRequest({ url, method: 'POST', headers: {}, body: '{}', timeoutMs: 2000, targets: DENY_INTERNAL });
       assert.equal(result.fatal, true, url);
       assert.match(String(result.error), /internal address/, url);
@@ -95,7 +103,8 @@ describe('sending a webhook request', () => {
   });
 
   test('private address ranges, IPv4-mapped IPv6 included', () => {
-    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.1.1', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '0.0.0.0']) assert.ok(isPrivateAddress(a), a);
+    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.1.1', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '0.0.0.0'])
+      assert.ok(isPrivateAddress(a), a);
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700::1111', '172.32.0.1']) assert.ok(!isPrivateAddress(a), a);
   });
 
@@ -108,7 +117,10 @@ describe('sending a webhook request', () => {
     assert.equal(retryAfter('soon', 0), undefined);
     assert.equal(retryAfter('999999999', 0), 10 * 3_600_000, 'capped at 10 h');
     const mid = () => 0.5;
-    assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 9].map((a) => nextRetryDelay(a, undefined, mid)), [...RETRY_SCHEDULE_MS, 36_000_000, 36_000_000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6, 7, 9].map((a) => nextRetryDelay(a, undefined, mid)),
+      [...RETRY_SCHEDULE_MS, 36_000_000, 36_000_000],
+    );
     assert.equal(nextRetryDelay(1, 120_000, mid), 120_000);
   });
 });

@@ -53,7 +53,8 @@ export async function sendWebhookRequest(options: SendOptions): Promise<SendResu
   let method = options.method;
   let body: string | undefined = options.body;
   for (let hop = 0; ; hop += 1) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { headers: {}, body: '', error: `Only http and https URLs are allowed, not ${url.protocol}`, fatal: true };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return { headers: {}, body: '', error: `Only http and https URLs are allowed, not ${url.protocol}`, fatal: true };
     const literal = literalAddress(url);
     const refused = literal === undefined ? undefined : refusal(options.targets, literal, literal, urlPort(url));
     if (refused) return { headers: {}, body: '', error: refused, fatal: true };
@@ -115,7 +116,12 @@ function once(
         // Judged on the address actually connected to, whatever the name resolved to.
         const internal = isInternalAddress(res.socket?.remoteAddress ?? req.socket?.remoteAddress ?? '');
         const done = () =>
-          finish({ status: res.statusCode, headers: res.headers, body: internal ? '' : Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8'), internal });
+          finish({
+            status: res.statusCode,
+            headers: res.headers,
+            body: internal ? '' : Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8'),
+            internal,
+          });
         res.on('end', done);
         res.on('close', done);
         res.on('error', done);
@@ -126,7 +132,12 @@ function once(
       finish({ headers: {}, body: '', error: `Timed out after ${timeoutMs} ms` });
     }, timeoutMs);
     req.on('error', (err) =>
-      finish({ headers: {}, body: '', error: err instanceof RefusedTarget ? err.message : `${(err as NodeJS.ErrnoException).code ?? 'Error'}: ${err.message}`, fatal: err instanceof RefusedTarget }),
+      finish({
+        headers: {},
+        body: '',
+        error: err instanceof RefusedTarget ? err.message : `${(err as NodeJS.ErrnoException).code ?? 'Error'}: ${err.message}`,
+        fatal: err instanceof RefusedTarget,
+      }),
     );
     req.end(payload);
   });

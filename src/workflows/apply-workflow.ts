@@ -59,9 +59,7 @@ export function availableTransitions(ctx: DocContext, wf: WorkflowDef, doc: Doc)
     throw new WorkflowStateError('Workflow State not set', { doctype: wf.documentType });
   }
   const { principal } = ctx;
-  return wf.transitions.filter(
-    (t) => t.state === current && (principal.isAdministrator || principal.roles.has(t.allowed)) && conditionHolds(t, doc),
-  );
+  return wf.transitions.filter((t) => t.state === current && (principal.isAdministrator || principal.roles.has(t.allowed)) && conditionHolds(t, doc));
 }
 
 /** Reads the stored document with its read permission checked; the full stored form is what conditions see. */

@@ -30,7 +30,12 @@ describe('checkWorkflow', () => {
   const cases: Array<[string, Meta, ReturnType<typeof wf>, RegExp | undefined]> = [
     ['a draft, submit and cancel path is accepted', submittable, wf([t('Draft', 'Approved'), t('Approved', 'Closed'), t('Closed', 'Gone')]), undefined],
     ['a state field that is not a field', submittable, wf([], { workflow_state_field: 'status' }), /Workflow State Field status is not a field of Leave/],
-    ['no states', submittable, workflowDefinition({ name: 'W', document_type: 'Leave', workflow_state_field: 'workflow_state', states: [], transitions: [] }), /at least one state/],
+    [
+      'no states',
+      submittable,
+      workflowDefinition({ name: 'W', document_type: 'Leave', workflow_state_field: 'workflow_state', states: [], transitions: [] }),
+      /at least one state/,
+    ],
     ['a transition to an unknown state', submittable, wf([t('Draft', 'Nowhere')]), /Nowhere not a valid State/],
     ['a transition out of a cancelled state', submittable, wf([t('Gone', 'Approved')]), /Cannot change state of Cancelled Document/],
     ['a submitted document back to draft', submittable, wf([t('Approved', 'Draft')]), /cannot be converted back to draft/],
@@ -38,11 +43,26 @@ describe('checkWorkflow', () => {
     ['a submitted state on a DocType that is not submittable', plain, wf([]), /is not submittable/],
     ['leaving a submitted state when the state field may not change after submit', stateFixed, wf([t('Approved', 'Closed')]), /must allow changes on submit/],
     ['a condition that does not parse', submittable, wf([t('Draft', 'Approved', { condition: 'doc.x ==' })]), /Invalid condition in transition row 1/],
-    ['an update field that is not a field', submittable, workflowDefinition({ name: 'W', document_type: 'Leave', workflow_state_field: 'workflow_state', states: [{ state: 'Draft', doc_status: '0', allow_edit: 'A', update_field: 'nope' }], transitions: [] }), /Update Field nope is not a field/],
+    [
+      'an update field that is not a field',
+      submittable,
+      workflowDefinition({
+        name: 'W',
+        document_type: 'Leave',
+        workflow_state_field: 'workflow_state',
+        states: [{ state: 'Draft', doc_status: '0', allow_edit: 'A', update_field: 'nope' }],
+        transitions: [],
+      }),
+      /Update Field nope is not a field/,
+    ],
   ];
   for (const [what, meta, def, refusal] of cases) {
     test(refusal ? `refuses ${what}` : what, () => {
-      if (refusal) assert.throws(() => checkWorkflow(meta, def), (err) => err instanceof ValidationError && refusal.test(err.message));
+      if (refusal)
+        assert.throws(
+          () => checkWorkflow(meta, def),
+          (err) => err instanceof ValidationError && refusal.test(err.message),
+        );
       else assert.doesNotThrow(() => checkWorkflow(meta, def));
     });
   }

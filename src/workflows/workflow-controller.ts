@@ -45,7 +45,9 @@ export function checkWorkflow(meta: Meta, wf: WorkflowDef): void {
     if (seen.has(s.state)) fail(`State ${s.state} is listed twice`);
     seen.add(s.state);
     if (!meta.isSubmittable && s.docStatus !== 0) {
-      fail(`Workflow State '${s.state}' has Document Status ${s.docStatus}, but DocType '${meta.name}' is not submittable. Only Document Status 0 (Draft) is allowed for non-submittable DocTypes.`);
+      fail(
+        `Workflow State '${s.state}' has Document Status ${s.docStatus}, but DocType '${meta.name}' is not submittable. Only Document Status 0 (Draft) is allowed for non-submittable DocTypes.`,
+      );
     }
     if (s.updateField !== undefined) valueField(meta, s.updateField, 'Update Field');
   }
@@ -65,7 +67,8 @@ export function checkWorkflow(meta: Meta, wf: WorkflowDef): void {
     }
     // A submitted document keeps every field without allow_on_submit (docs/workflows.md "Defining a workflow").
     if (from.docStatus === 1) {
-      if (!stateField.allowOnSubmit) fail(`Workflow State Field ${wf.stateField} must allow changes on submit (Allow on Submit): transition row ${row} leaves a submitted state`);
+      if (!stateField.allowOnSubmit)
+        fail(`Workflow State Field ${wf.stateField} must allow changes on submit (Allow on Submit): transition row ${row} leaves a submitted state`);
       if (to.updateField !== undefined && !valueField(meta, to.updateField, 'Update Field').allowOnSubmit) {
         fail(`Update Field ${to.updateField} of state ${to.state} must allow changes on submit (Allow on Submit)`);
       }

@@ -27,7 +27,10 @@ export function registerWorkflowGuard(hooks: HookRegistry, cache: WorkflowCache,
         throw new WorkflowPermissionError(`Workflow State transition not allowed from ${initial.state} to ${String(doc[wf.stateField])}`, { doctype });
       }
       if (Number(doc.docstatus ?? 0) !== initial.docStatus) {
-        throw new WorkflowPermissionError(`${doctype} follows the workflow ${wf.name}: a new document starts in ${initial.state}; submit or cancel it through a workflow action`, { doctype });
+        throw new WorkflowPermissionError(
+          `${doctype} follows the workflow ${wf.name}: a new document starts in ${initial.state}; submit or cancel it through a workflow action`,
+          { doctype },
+        );
       }
     }
     await next();

@@ -1,15 +1,7 @@
 import { withSavepoint } from '../documents/savepoint.js';
 import { DataError, FwError, ValidationError } from '../errors/index.js';
 import type { MethodCall, MethodRegistry } from '../rpc/method-registry.js';
-import {
-  applyWorkflow,
-  availableTransitions,
-  documentRef,
-  loadForWorkflow,
-  mayApprove,
-  requireWorkflow,
-  type WorkflowRuntime,
-} from './apply-workflow.js';
+import { applyWorkflow, availableTransitions, documentRef, loadForWorkflow, mayApprove, requireWorkflow, type WorkflowRuntime } from './apply-workflow.js';
 
 /** The most documents one bulk approval takes (the reference's limit). */
 const BULK_LIMIT = 500;
@@ -31,7 +23,10 @@ function bulkSummary(failed: readonly BulkOutcome[], done: readonly BulkOutcome[
       ? ''
       : `<h4>${title}</h4>` +
         list
-          .map((o) => `<details><summary>${escapeHtml(o.docname)}</summary>${o.message ? `<div class='small text-muted'>${escapeHtml(o.message)}</div>` : ''}</details>`)
+          .map(
+            (o) =>
+              `<details><summary>${escapeHtml(o.docname)}</summary>${o.message ? `<div class='small text-muted'>${escapeHtml(o.message)}</div>` : ''}</details>`,
+          )
           .join('');
   return block('Failed Transactions', failed) + block('Successful Transactions', done);
 }

@@ -24,7 +24,14 @@ for (const dialect of testDialects()) {
       t = await startTestSite(dialect);
       await createRole(t, 'Desk Clerk');
       clerk = await createUser(t, 'desk-clerk@example.com', { roles: ['Desk Clerk'] });
-      await createDocType(t, { name: 'Desk Line', istable: 1, fields: [{ fieldname: 'item', fieldtype: 'Data' }, { fieldname: 'cost', fieldtype: 'Currency', permlevel: 1 }] });
+      await createDocType(t, {
+        name: 'Desk Line',
+        istable: 1,
+        fields: [
+          { fieldname: 'item', fieldtype: 'Data' },
+          { fieldname: 'cost', fieldtype: 'Currency', permlevel: 1 },
+        ],
+      });
       await createDocType(t, {
         name: 'Desk Memo',
         module: 'Office',
@@ -82,11 +89,20 @@ for (const dialect of testDialects()) {
       const res = await t.request({ method: 'GET', url: '/api/method/frappe.desk.form.load.getdoctype?doctype=Desk%20Memo' });
       assert.equal(res.statusCode, 200, res.body);
       const docs = res.json().docs as Json[];
-      assert.deepEqual(docs.map((d) => d.name), ['Desk Memo', 'Desk Line']);
-      assert.deepEqual((docs[0].fields as Json[]).map((f) => f.fieldname), ['title', 'salary', 'lines', 'amended_from']);
+      assert.deepEqual(
+        docs.map((d) => d.name),
+        ['Desk Memo', 'Desk Line'],
+      );
+      assert.deepEqual(
+        (docs[0].fields as Json[]).map((f) => f.fieldname),
+        ['title', 'salary', 'lines', 'amended_from'],
+      );
       assert.equal(docs[0].__rights.write, true);
       assert.ok([0, 1].every((l) => (docs[0].__rights.write_levels as number[]).includes(l)));
-      assert.deepEqual((docs[1].fields as Json[]).map((f) => f.fieldname), ['item', 'cost']);
+      assert.deepEqual(
+        (docs[1].fields as Json[]).map((f) => f.fieldname),
+        ['item', 'cost'],
+      );
     });
 
     test('getdoctype leaves out fields above the levels a user may read', async () => {
@@ -96,7 +112,10 @@ for (const dialect of testDialects()) {
       const fields = (docs[0].fields as Json[]).map((f) => f.fieldname);
       assert.ok(!fields.includes('salary'));
       assert.ok(fields.includes('title'));
-      assert.deepEqual((docs[1].fields as Json[]).map((f) => f.fieldname), ['item']);
+      assert.deepEqual(
+        (docs[1].fields as Json[]).map((f) => f.fieldname),
+        ['item'],
+      );
       assert.equal(docs[0].__rights.read, true);
       assert.equal(docs[0].__rights.write, false);
       assert.deepEqual(docs[0].__rights.write_levels, []);
@@ -111,7 +130,9 @@ for (const dialect of testDialects()) {
       assertError(await t.request({ method: 'POST', url: '/api/method/fw.desk.boot', body: {} }), 403, 'PermissionError');
     });
 
-    test('the page is served at /app with its CSP, and its scripts are files, never inline', { skip: existsSync(join(defaultUiDir(), 'index.html')) ? false : 'UI not built' }, async () => {
+    test('the page is served at /app with its CSP, and its scripts are files, never inline', {
+      skip: existsSync(join(defaultUiDir(), 'index.html')) ? false : 'UI not built',
+    }, async () => {
       const res = await t.request({ method: 'GET', url: '/app/desk-memo', anonymous: true });
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-security-policy']), /script-src 'self'/);

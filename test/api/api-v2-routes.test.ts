@@ -49,7 +49,8 @@ for (const dialect of testDialects()) {
       t.site.methods.registerDocMethod(
         PART,
         'bump',
-        async ({ ctx, services, doc, args }) => (await services.documents.update(ctx, PART, String(doc.name), { qty: Number(doc.qty) + Number(args.by ?? 1) })).qty,
+        async ({ ctx, services, doc, args }) =>
+          (await services.documents.update(ctx, PART, String(doc.name), { qty: Number(doc.qty) + Number(args.by ?? 1) })).qty,
         { methods: ['POST'] },
       );
     });
@@ -77,7 +78,10 @@ for (const dialect of testDialects()) {
         const meta = dataOf(await get(`/api/v2/doctype/${encodeURIComponent(PART)}/meta`, reader));
         assert.equal(meta.name, PART);
         assert.equal(meta.doctype, 'DocType');
-        assert.deepEqual(meta.fields.map((f: Json) => f.fieldname), ['title', 'qty', 'note', 'rows']);
+        assert.deepEqual(
+          meta.fields.map((f: Json) => f.fieldname),
+          ['title', 'qty', 'note', 'rows'],
+        );
         assertV2Error(await t.request({ method: 'GET', url: `/api/v2/doctype/${encodeURIComponent(PART)}/meta`, anonymous: true }), 403, 'PermissionError');
         // A deliberate difference from the reference (docs/api.md "API v2"): no definition for a DocType the caller may not read.
         assertV2Error(await get(`/api/v2/doctype/${encodeURIComponent(PART)}/meta`, nobody), 403, 'PermissionError');
@@ -89,7 +93,20 @@ for (const dialect of testDialects()) {
         await part({ name: 'count-b', qty: 6 });
         const url = `/api/v2/doctype/${encodeURIComponent(PART)}/count`;
         assert.equal(dataOf(await get(url + query({ filters: { name: ['like', 'count-%'] } }))), 2);
-        assert.equal(dataOf(await get(url + query({ filters: [['name', 'like', 'count-%'], ['qty', '>', 5]] }))), 1);
+        assert.equal(
+          dataOf(
+            await get(
+              url +
+                query({
+                  filters: [
+                    ['name', 'like', 'count-%'],
+                    ['qty', '>', 5],
+                  ],
+                }),
+            ),
+          ),
+          1,
+        );
         assert.equal(dataOf(await get(url + query({ filters: { name: ['like', 'count-%'] } }), reader)), 2);
         assertV2Error(await get(url, nobody), 403, 'PermissionError');
         assertV2Error(await get(url + query({ filters: 'nope' })), 417, 'DataError');
@@ -104,11 +121,17 @@ for (const dialect of testDialects()) {
         for (const key of ['name', 'owner', 'creation', 'modified', 'modified_by', 'docstatus', 'note']) assert.equal(key in copy, false, key);
         assert.equal(copy.title, 'orig');
         assert.equal(copy.doctype, PART);
-        assert.deepEqual(copy.rows.map((r: Json) => r.sku), ['x1', 'x2']);
+        assert.deepEqual(
+          copy.rows.map((r: Json) => r.sku),
+          ['x1', 'x2'],
+        );
         for (const row of copy.rows) for (const key of ['name', 'owner', 'creation', 'modified']) assert.equal(key in row, false, key);
         // Posting the copy back makes a new document.
         const again = dataOf(await post(v2Url(PART), { ...copy, name: 'copy-new' }));
-        assert.deepEqual(again.rows.map((r: Json) => r.sku), ['x1', 'x2']);
+        assert.deepEqual(
+          again.rows.map((r: Json) => r.sku),
+          ['x1', 'x2'],
+        );
         assert.equal((await readDoc(t, PART, 'copy-src')).rows.length, 2);
       });
 
@@ -187,15 +210,33 @@ for (const dialect of testDialects()) {
       test('a table sent is the new table: named rows updated in place, new rows added, the rest removed; flags dropped', async () => {
         const doc = await part({ name: 'ct-1', rows: [{ sku: 'a' }, { sku: 'b' }, { sku: 'c' }] });
         const [a, b] = doc.rows as Json[];
-        const patched = dataOf(await t.request({ method: 'PATCH', url: v2Url(PART, 'ct-1'), body: { flags: { ignore_permissions: true }, rows: [{ name: b.name, sku: 'B2' }, { sku: 'd' }] } }));
+        const patched = dataOf(
+          await t.request({
+            method: 'PATCH',
+            url: v2Url(PART, 'ct-1'),
+            body: { flags: { ignore_permissions: true }, rows: [{ name: b.name, sku: 'B2' }, { sku: 'd' }] },
+          }),
+        );
         const rows = patched.rows as Json[];
-        assert.deepEqual(rows.map((r) => r.sku), ['B2', 'd']);
+        assert.deepEqual(
+          rows.map((r) => r.sku),
+          ['B2', 'd'],
+        );
         assert.equal(rows[0].name, b.name);
         assert.equal(rows[0].creation, b.creation);
-        assert.deepEqual(rows.map((r) => r.idx), [1, 2]);
-        assert.equal(rows.some((r) => r.name === a.name), false);
+        assert.deepEqual(
+          rows.map((r) => r.idx),
+          [1, 2],
+        );
+        assert.equal(
+          rows.some((r) => r.name === a.name),
+          false,
+        );
         const untouched = dataOf(await t.request({ method: 'PATCH', url: v2Url(PART, 'ct-1'), body: { title: 'only the title' } }));
-        assert.deepEqual((untouched.rows as Json[]).map((r) => r.sku), ['B2', 'd']);
+        assert.deepEqual(
+          (untouched.rows as Json[]).map((r) => r.sku),
+          ['B2', 'd'],
+        );
       });
 
       test('one child row by its own DocType: changed, parent saved, row answered; it cannot be moved; readers are refused', async () => {
@@ -206,7 +247,10 @@ for (const dialect of testDialects()) {
         assert.equal(res.name, row.name);
         assert.equal(res.sku, 'y2');
         assert.equal(res.parent, 'ct-2');
-        assert.deepEqual(((await readDoc(t, PART, 'ct-2')).rows as Json[]).map((r) => r.sku), ['x', 'y2']);
+        assert.deepEqual(
+          ((await readDoc(t, PART, 'ct-2')).rows as Json[]).map((r) => r.sku),
+          ['x', 'y2'],
+        );
         assert.deepEqual((await readDoc(t, PART, other.name)).rows ?? [], []);
         assertV2Error(await actAs(t, reader, { method: 'PATCH', url: v2Url(ROW, row.name), body: { sku: 'no' } }), 403, 'PermissionError');
         assertV2Error(await t.request({ method: 'PATCH', url: v2Url(ROW, 'no-such-row'), body: { sku: 'no' } }), 404, 'DoesNotExistError');
@@ -220,7 +264,10 @@ for (const dialect of testDialects()) {
         await part({ name: 'bd-2' });
         const res = dataOf(await post(`${v2Url(PART)}/bulk_delete`, { names: ['bd-1', 'missing', 'bd-2', 7, { x: 1 }] }));
         assert.deepEqual(res.deleted, ['bd-1', 'bd-2']);
-        assert.deepEqual(res.failed.map((f: Json) => f.name), ['missing', 7, { x: 1 }]);
+        assert.deepEqual(
+          res.failed.map((f: Json) => f.name),
+          ['missing', 7, { x: 1 }],
+        );
         assert.ok(res.failed.every((f: Json) => typeof f.error === 'string' && f.error !== ''));
         assert.deepEqual([res.total, res.success_count, res.failure_count], [5, 2, 3]);
         assertV2Error(await get(v2Url(PART, 'bd-1')), 404, 'DoesNotExistError');
@@ -242,7 +289,10 @@ for (const dialect of testDialects()) {
         const res = await post(`${v2Url(PART)}/bulk_update`, { docs: [{ name: 'bu-1', qty: 10 }, { name: 'bu-2', title: '' }, { qty: 3 }] });
         const data = dataOf(res);
         assert.deepEqual(data.updated, ['bu-1']);
-        assert.deepEqual(data.failed.map((f: Json) => f.name), ['bu-2', null]);
+        assert.deepEqual(
+          data.failed.map((f: Json) => f.name),
+          ['bu-2', null],
+        );
         assert.equal(res.json().docs[0].qty, 10);
         assert.equal((await readDoc(t, PART, 'bu-1')).qty, 10);
         assert.equal((await readDoc(t, PART, 'bu-2')).title, 'p');
@@ -251,13 +301,28 @@ for (const dialect of testDialects()) {
       test('across DocTypes: /api/v2/method/bulk_delete and bulk_update', async () => {
         await part({ name: 'ba-1', qty: 1 });
         const secret = await insertDoc(t, SECRET, { code: 'c' });
-        const upd = dataOf(await post('/api/v2/method/bulk_update', { docs: [{ doctype: PART, name: 'ba-1', qty: 2 }, { doctype: SECRET, name: secret.name, code: 'd' }] }));
-        assert.deepEqual(upd.updated, [{ doctype: PART, name: 'ba-1' }, { doctype: SECRET, name: secret.name }]);
+        const upd = dataOf(
+          await post('/api/v2/method/bulk_update', {
+            docs: [
+              { doctype: PART, name: 'ba-1', qty: 2 },
+              { doctype: SECRET, name: secret.name, code: 'd' },
+            ],
+          }),
+        );
+        assert.deepEqual(upd.updated, [
+          { doctype: PART, name: 'ba-1' },
+          { doctype: SECRET, name: secret.name },
+        ]);
         const refused = dataOf(await post('/api/v2/method/bulk_delete', { docs: [{ doctype: SECRET, name: secret.name }] }, reader));
         assert.equal(refused.failure_count, 1);
-        const del = dataOf(await post('/api/v2/method/bulk_delete', { docs: [{ doctype: PART, name: 'ba-1' }, { doctype: SECRET, name: secret.name }, { name: 'x' }] }));
+        const del = dataOf(
+          await post('/api/v2/method/bulk_delete', { docs: [{ doctype: PART, name: 'ba-1' }, { doctype: SECRET, name: secret.name }, { name: 'x' }] }),
+        );
         assert.equal(del.success_count, 2);
-        assert.deepEqual(del.failed.map((f: Json) => f.doctype), [null]);
+        assert.deepEqual(
+          del.failed.map((f: Json) => f.doctype),
+          [null],
+        );
         assertV2Error(await post('/api/v2/method/bulk_delete', { docs: {} }), 417, 'DataError');
       });
 

@@ -199,11 +199,7 @@ for (const dialect of testDialects()) {
       assert.ok(isExpired(cookie(out, 'sid')), 'logout expires the sid cookie');
 
       assertV1Error(await loggedUser(t, withSid(sid)), 403, 'PermissionError');
-      assertV1Error(
-        await t.request({ method: 'GET', url: '/api/resource/ToDo', anonymous: true, headers: withSid(sid) }),
-        403,
-        'PermissionError',
-      );
+      assertV1Error(await t.request({ method: 'GET', url: '/api/resource/ToDo', anonymous: true, headers: withSid(sid) }), 403, 'PermissionError');
     });
 
     test('logout ends only its own session', async () => {
@@ -272,7 +268,12 @@ for (const dialect of testDialects()) {
     }
 
     test('token auth answers under v2 too', async () => {
-      const res = await t.request({ method: 'GET', url: '/api/v2/method/frappe.auth.get_logged_user', headers: { authorization: `token ${key}:${secret}` }, anonymous: true });
+      const res = await t.request({
+        method: 'GET',
+        url: '/api/v2/method/frappe.auth.get_logged_user',
+        headers: { authorization: `token ${key}:${secret}` },
+        anonymous: true,
+      });
       assert.deepEqual(res.json(), { data: 'Administrator' });
     });
 

@@ -49,7 +49,10 @@ for (const dialect of testDialects()) {
     test('lists and counts of User leave the built-in users out for everyone but the Administrator', async () => {
       const filters = { name: ['in', ['Administrator', 'Guest', manager.name]] };
       const asManager = dataOf(await actAs(t, manager, { method: 'GET', url: `${resourceUrl('User')}${query({ filters })}` }));
-      assert.deepEqual(asManager.map((r: Json) => r.name), [manager.name]);
+      assert.deepEqual(
+        asManager.map((r: Json) => r.name),
+        [manager.name],
+      );
       const count = await actAs(t, manager, { method: 'GET', url: `/api/method/frappe.client.get_count${query({ doctype: 'User', filters })}` });
       assert.equal(count.json().message, 1);
       const asAdmin = dataOf(await t.request({ method: 'GET', url: `${resourceUrl('User')}${query({ filters, order_by: 'name asc' })}` }));

@@ -62,10 +62,11 @@ for (const dialect of testDialects()) {
     test('a row name from another table of the same document becomes a new row there', async () => {
       const doc = await insertDoc(t, book, { title: 'two tables', lines: [{ item: 'a' }] });
       const moved = doc.lines[0].name;
-      const saved = dataOf(
-        await t.request({ method: 'PUT', url: resourceUrl(book, doc.name), body: { extras: [{ name: moved, item: 'b' }] } }),
+      const saved = dataOf(await t.request({ method: 'PUT', url: resourceUrl(book, doc.name), body: { extras: [{ name: moved, item: 'b' }] } }));
+      assert.deepEqual(
+        saved.lines.map((r: Json) => [r.name, r.item, r.parentfield]),
+        [[moved, 'a', 'lines']],
       );
-      assert.deepEqual(saved.lines.map((r: Json) => [r.name, r.item, r.parentfield]), [[moved, 'a', 'lines']]);
       assert.equal(saved.extras.length, 1);
       assert.notEqual(saved.extras[0].name, moved);
       assert.equal(saved.extras[0].parentfield, 'extras');

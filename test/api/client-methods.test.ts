@@ -31,7 +31,11 @@ for (const dialect of testDialects()) {
         ],
       });
       await createDocType(t, { name: CODED, autoname: 'prompt', fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }] });
-      for (const [title, qty, colour] of [['A', 1, 'red'], ['B', 2, 'blue'], ['C', 3, 'red']] as const) {
+      for (const [title, qty, colour] of [
+        ['A', 1, 'red'],
+        ['B', 2, 'blue'],
+        ['C', 3, 'red'],
+      ] as const) {
         gadgets.push(await insertDoc(t, GADGET, { title, qty, colour }));
       }
       await insertDoc(t, CODED, { name: '3E002', title: 'numeric-looking name' });
@@ -114,7 +118,10 @@ for (const dialect of testDialects()) {
         assert.equal(doc.qty, 2);
         assert.match(doc.modified, TIMESTAMP);
         for (const key of ['owner', 'creation', 'modified_by', 'docstatus', 'idx']) assert.ok(key in doc, `has ${key}`);
-        assert.ok(Object.values(doc).every((v) => v !== null), 'v1 drops null fields');
+        assert.ok(
+          Object.values(doc).every((v) => v !== null),
+          'v1 drops null fields',
+        );
       });
 
       test('by filters answers the first match; {} matches any document', async () => {

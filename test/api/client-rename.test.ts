@@ -70,7 +70,10 @@ for (const dialect of testDialects()) {
         author: 'ann',
         ref_type: AUTHOR,
         ref_name: 'ann',
-        notes: [{ note: 'first', by: 'ann' }, { note: 'second', by: 'bob' }],
+        notes: [
+          { note: 'first', by: 'ann' },
+          { note: 'second', by: 'bob' },
+        ],
       });
       // The same name under another type: a Dynamic Link to that document must stay as it is.
       await insertDoc(t, KEYED, { code: 'ann' });
@@ -83,12 +86,18 @@ for (const dialect of testDialects()) {
       await assertAbsent(t, AUTHOR, 'ann');
       const renamed = await readDoc(t, AUTHOR, 'anne');
       assert.equal(renamed.full_name, 'Ann');
-      assert.deepEqual(renamed.aliases.map((r: Json) => [r.alias, r.parent]), [['A.', 'anne']]);
+      assert.deepEqual(
+        renamed.aliases.map((r: Json) => [r.alias, r.parent]),
+        [['A.', 'anne']],
+      );
       assert.equal((await readDoc(t, AUTHOR, 'bob')).mentor, 'anne');
       const b = await readDoc(t, BOOK, book.name);
       assert.equal(b.author, 'anne');
       assert.equal(b.ref_name, 'anne');
-      assert.deepEqual(b.notes.map((r: Json) => r.by), ['anne', 'bob']);
+      assert.deepEqual(
+        b.notes.map((r: Json) => r.by),
+        ['anne', 'bob'],
+      );
       assert.equal((await readDoc(t, BOOK, other.name)).ref_name, 'ann');
       assert.equal((await readDoc(t, 'ToDo', todo.name)).reference_name, 'anne');
 
@@ -170,8 +179,14 @@ for (const dialect of testDialects()) {
 
       assert.equal(messageOf(await rename({ doctype: 'Role', old_name: 'Book Keeper', new_name: 'Ledger Keeper' })), 'Ledger Keeper');
       assert.equal((await readDoc(t, 'Role', 'Ledger Keeper')).role_name, 'Ledger Keeper');
-      assert.deepEqual((await readDoc(t, 'DocType', 'Ledger')).permissions.map((p: Json) => p.role), ['System Manager', 'Ledger Keeper']);
-      assert.deepEqual((await readDoc(t, 'User', 'keeper@example.com')).roles.map((r: Json) => r.role), ['Ledger Keeper']);
+      assert.deepEqual(
+        (await readDoc(t, 'DocType', 'Ledger')).permissions.map((p: Json) => p.role),
+        ['System Manager', 'Ledger Keeper'],
+      );
+      assert.deepEqual(
+        (await readDoc(t, 'User', 'keeper@example.com')).roles.map((r: Json) => r.role),
+        ['Ledger Keeper'],
+      );
       assert.equal(messageOf(await read()).title, 'accounts');
     });
 

@@ -60,9 +60,7 @@ for (const dialect of testDialects()) {
         const doc = await crate();
         const dict = { doctype: CRATE, name: doc.name, fieldname: { title: 'renamed', qty: 3 } };
         messageOf(await callMethod(t, 'POST', 'frappe.client.set_value', dict));
-        const out = messageOf(
-          await callMethod(t, 'POST', 'frappe.client.set_value', { doctype: CRATE, name: doc.name, fieldname: '{"qty": 4}' }),
-        );
+        const out = messageOf(await callMethod(t, 'POST', 'frappe.client.set_value', { doctype: CRATE, name: doc.name, fieldname: '{"qty": 4}' }));
         assert.equal(out.title, 'renamed');
         assert.equal(out.qty, 4);
       });
@@ -95,12 +93,23 @@ for (const dialect of testDialects()) {
       });
 
       test('on a child row it changes the row and answers the parent', async () => {
-        const doc = await crate({ items: [{ sku: 'x', count: 1 }, { sku: 'y', count: 2 }] });
+        const doc = await crate({
+          items: [
+            { sku: 'x', count: 1 },
+            { sku: 'y', count: 2 },
+          ],
+        });
         const row = doc.items[1];
         const args = { doctype: ITEM, name: row.name, fieldname: 'count', value: 9 };
         const out = messageOf(await callMethod(t, 'POST', 'frappe.client.set_value', args));
         assert.equal(out.name, doc.name);
-        assert.deepEqual(out.items.map((r: Json) => [r.sku, r.count]), [['x', 1], ['y', 9]]);
+        assert.deepEqual(
+          out.items.map((r: Json) => [r.sku, r.count]),
+          [
+            ['x', 1],
+            ['y', 9],
+          ],
+        );
       });
     });
 
@@ -140,7 +149,13 @@ for (const dialect of testDialects()) {
           }),
         );
         assert.equal(out.name, doc.name);
-        assert.deepEqual(out.items.map((r: Json) => [r.sku, r.idx]), [['x', 1], ['new', 2]]);
+        assert.deepEqual(
+          out.items.map((r: Json) => [r.sku, r.idx]),
+          [
+            ['x', 1],
+            ['new', 2],
+          ],
+        );
         assert.equal((await readDoc(t, CRATE, doc.name)).items.length, 2);
       });
 
@@ -176,7 +191,10 @@ for (const dialect of testDialects()) {
         assert.notEqual(names[1], parent.name);
         assert.equal(names[2], parent.name);
         assert.equal((await readDoc(t, CRATE, names[1])).title, 'between');
-        assert.deepEqual(((await readDoc(t, CRATE, parent.name)).items as Json[]).map((r) => r.sku), ['r1', 'r2']);
+        assert.deepEqual(
+          ((await readDoc(t, CRATE, parent.name)).items as Json[]).map((r) => r.sku),
+          ['r1', 'r2'],
+        );
       });
 
       test('more than 200 documents is a 417 and stores none', async () => {
@@ -249,7 +267,10 @@ for (const dialect of testDialects()) {
       test('a child row is removed from its parent', async () => {
         const doc = await crate({ items: [{ sku: 'x' }, { sku: 'y' }] });
         assert.deepEqual((await callMethod(t, 'POST', 'frappe.client.delete', { doctype: ITEM, name: doc.items[0].name })).json(), {});
-        assert.deepEqual((await readDoc(t, CRATE, doc.name)).items.map((r: Json) => [r.sku, r.idx]), [['y', 1]]);
+        assert.deepEqual(
+          (await readDoc(t, CRATE, doc.name)).items.map((r: Json) => [r.sku, r.idx]),
+          [['y', 1]],
+        );
       });
     });
   });

@@ -82,10 +82,7 @@ for (const dialect of testDialects()) {
 
     test('two submits of one draft with the same modified: one submits, the other is refused', async () => {
       const doc = await insertDoc(t, DEAL, { title: 'deal' });
-      const responses = await Promise.all([
-        put(DEAL, doc.name, { docstatus: 1, modified: doc.modified }),
-        callMethod(t, 'POST', 'fw.client.submit', { doc }),
-      ]);
+      const responses = await Promise.all([put(DEAL, doc.name, { docstatus: 1, modified: doc.modified }), callMethod(t, 'POST', 'fw.client.submit', { doc })]);
       const { losers } = oneWinner(responses);
       assertError(losers[0], 417, 'TimestampMismatchError');
       assert.equal((await readDoc(t, DEAL, doc.name)).docstatus, 1);

@@ -132,7 +132,11 @@ for (const dialect of testDialects()) {
         const res = await app.inject({ method: 'GET', url: '/api/method/ping', headers: { origin: 'null' } });
         assert.equal(res.headers['access-control-allow-origin'], undefined);
         assert.equal(res.headers['access-control-allow-credentials'], undefined);
-        const preflight = await app.inject({ method: 'OPTIONS', url: '/api/method/ping', headers: { origin: 'null', 'access-control-request-method': 'POST' } });
+        const preflight = await app.inject({
+          method: 'OPTIONS',
+          url: '/api/method/ping',
+          headers: { origin: 'null', 'access-control-request-method': 'POST' },
+        });
         assert.equal(preflight.headers['access-control-allow-origin'], undefined);
         assert.equal(preflight.headers['access-control-allow-methods'], undefined);
       }
@@ -156,7 +160,12 @@ for (const dialect of testDialects()) {
       const settingsUrl = `/api/resource/System%20Settings/System%20Settings`;
       const other = await reopenWithConfig(t, {});
       const fromApp = (url: string, extra: Record<string, string> = {}, payload?: string) =>
-        other.app.inject({ method: payload === undefined ? 'GET' : 'POST', url, headers: { origin: APP_ORIGIN, ...extra }, ...(payload === undefined ? {} : { payload }) });
+        other.app.inject({
+          method: payload === undefined ? 'GET' : 'POST',
+          url,
+          headers: { origin: APP_ORIGIN, ...extra },
+          ...(payload === undefined ? {} : { payload }),
+        });
       try {
         // The second view has read its settings (none allowed) before the change.
         assert.equal((await fromApp('/api/method/ping')).headers['access-control-allow-origin'], undefined);

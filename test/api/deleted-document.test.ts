@@ -108,7 +108,13 @@ for (const dialect of testDialects()) {
     });
 
     test('restore brings the document back under its name with its child rows, owner and creation', async () => {
-      const body = { title: 'restored', parts: [{ part: 'bolt', qty: 4 }, { part: 'nut', qty: 8 }] };
+      const body = {
+        title: 'restored',
+        parts: [
+          { part: 'bolt', qty: 4 },
+          { part: 'nut', qty: 8 },
+        ],
+      };
       const doc = dataOf(await actAs(t, clerk, { method: 'POST', url: resourceUrl(KIT), body }));
       assert.equal(doc.owner, clerk.name);
       await remove(KIT, doc.name);
@@ -194,9 +200,7 @@ for (const dialect of testDialects()) {
       await remove('Deleted Document', (await archiveOf(KIT, doc.name)).name);
       const todo = await insertDoc(t, 'ToDo', { description: 'versioned' });
       dataOf(await t.request({ method: 'PUT', url: resourceUrl('ToDo', todo.name), body: { priority: 'High' } }));
-      const versions = dataOf(
-        await t.request({ method: 'GET', url: resourceUrl('Version') + query({ filters: [['docname', '=', todo.name]] }) }),
-      ) as Json[];
+      const versions = dataOf(await t.request({ method: 'GET', url: resourceUrl('Version') + query({ filters: [['docname', '=', todo.name]] }) })) as Json[];
       assert.equal(versions.length, 1);
       await remove('Version', versions[0].name);
       assert.equal(await storedCount(t, 'Deleted Document'), before - 1);

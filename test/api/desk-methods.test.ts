@@ -62,13 +62,19 @@ for (const dialect of testDialects()) {
 
       test('answers under frappe.* too, narrowed by filters and page_length', async () => {
         const all = messageOf(await callMethod(t, 'POST', 'frappe.desk.search.search_link', { doctype: CITY, txt: '', filters: { country: 'Germany' } }));
-        assert.deepEqual(all.map((r: Json) => r.value), ['BER']);
+        assert.deepEqual(
+          all.map((r: Json) => r.value),
+          ['BER'],
+        );
         const one = messageOf(await callMethod(t, 'GET', 'fw.desk.search.search_link', { doctype: CITY, txt: '', page_length: 1 }));
         assert.equal(one.length, 1);
       });
 
       test('% and _ in the text match themselves, not any character', async () => {
-        assert.deepEqual(messageOf(await callMethod(t, 'GET', 'fw.desk.search.search_link', { doctype: CITY, txt: '100%' })).map((r: Json) => r.value), ['X_1']);
+        assert.deepEqual(
+          messageOf(await callMethod(t, 'GET', 'fw.desk.search.search_link', { doctype: CITY, txt: '100%' })).map((r: Json) => r.value),
+          ['X_1'],
+        );
         assert.deepEqual(messageOf(await callMethod(t, 'GET', 'fw.desk.search.search_link', { doctype: CITY, txt: 'R_' })), []);
       });
 
@@ -93,7 +99,14 @@ for (const dialect of testDialects()) {
         const body = messageOf(
           await callMethod(t, 'GET', 'fw.desk.reportview.get', { doctype: CITY, fields: ['name', 'country'], order_by: 'name asc', start: 1, page_length: 2 }),
         );
-        assert.deepEqual(body, { keys: ['name', 'country'], values: [['BRN', 'Switzerland'], ['OLD', 'Germany']], user_info: {} });
+        assert.deepEqual(body, {
+          keys: ['name', 'country'],
+          values: [
+            ['BRN', 'Switzerland'],
+            ['OLD', 'Germany'],
+          ],
+          user_info: {},
+        });
       });
 
       test('get refuses fields the caller may not read, and get_count counts what the caller sees', async () => {
@@ -133,7 +146,12 @@ for (const dialect of testDialects()) {
 
     describe('comments and getdoc', () => {
       test('add_comment stores a Comment about the document, which getdoc returns in docinfo', async () => {
-        const res = await callMethod(t, 'POST', 'run_doc_method', { dt: CITY, dn: 'PAR', method: 'add_comment', args: { text: 'Lovely <b>city</b><script>x()</script>' } });
+        const res = await callMethod(t, 'POST', 'run_doc_method', {
+          dt: CITY,
+          dn: 'PAR',
+          method: 'add_comment',
+          args: { text: 'Lovely <b>city</b><script>x()</script>' },
+        });
         const comment = messageOf(res);
         assert.equal(comment.doctype, 'Comment');
         assert.equal(comment.reference_doctype, CITY);
@@ -147,7 +165,10 @@ for (const dialect of testDialects()) {
         assert.equal(body.docs[0].name, 'PAR');
         assert.equal(body.docs[0].secret, 's-PAR');
         const info = body.docinfo;
-        assert.deepEqual(info.comments.map((c: Json) => c.content), ['Lovely <b>city</b>']);
+        assert.deepEqual(
+          info.comments.map((c: Json) => c.content),
+          ['Lovely <b>city</b>'],
+        );
         assert.equal(info.permissions.read, 1);
         assert.equal(info.permissions.write, 1);
         assert.deepEqual(info.attachments, []);
@@ -159,13 +180,23 @@ for (const dialect of testDialects()) {
         assert.equal(body.docinfo.permissions.write, 0);
         assert.equal(body.docinfo.comments.length, 1);
         // Comments are readable to whoever may read the document, and listable for DocTypes they read in full.
-        const listed = (await t.request({ method: 'GET', url: `/api/resource/Comment?fields=["content"]&filters=${encodeURIComponent(JSON.stringify({ reference_name: 'PAR' }))}`, headers: { authorization: reader } })).json();
+        const listed = (
+          await t.request({
+            method: 'GET',
+            url: `/api/resource/Comment?fields=["content"]&filters=${encodeURIComponent(JSON.stringify({ reference_name: 'PAR' }))}`,
+            headers: { authorization: reader },
+          })
+        ).json();
         assert.deepEqual(listed.data, [{ content: 'Lovely <b>city</b>' }]);
       });
 
       test('a reader may not comment through the write route, and strangers see neither form nor comments', async () => {
         const before = await storedCount(t, 'Comment');
-        assertError(await callMethod(t, 'POST', 'run_doc_method', { dt: CITY, dn: 'PAR', method: 'add_comment', args: { text: 'x' } }, stranger), 403, 'PermissionError');
+        assertError(
+          await callMethod(t, 'POST', 'run_doc_method', { dt: CITY, dn: 'PAR', method: 'add_comment', args: { text: 'x' } }, stranger),
+          403,
+          'PermissionError',
+        );
         assertError(await callMethod(t, 'GET', 'fw.desk.form.load.getdoc', { doctype: CITY, name: 'PAR' }, stranger), 403, 'PermissionError');
         const listed = (await t.request({ method: 'GET', url: '/api/resource/Comment?fields=["content"]', headers: { authorization: stranger } })).json();
         assert.deepEqual(listed.data, []);

@@ -185,7 +185,8 @@ for (const dialect of testDialects()) {
         methods.registerDocMethod(
           GIZMO_SETTINGS,
           'bump',
-          async ({ ctx, services, doc }) => (await services.documents.update(ctx, GIZMO_SETTINGS, GIZMO_SETTINGS, { counter: Number(doc.counter ?? 0) + 1 })).counter,
+          async ({ ctx, services, doc }) =>
+            (await services.documents.update(ctx, GIZMO_SETTINGS, GIZMO_SETTINGS, { counter: Number(doc.counter ?? 0) + 1 })).counter,
           { methods: ['POST'] },
         );
       });

@@ -58,7 +58,10 @@ for (const dialect of testDialects()) {
         body: { fields: [{ fieldname: 'code', fieldtype: 'Select', options: 'a\nb' }] },
       });
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(((await readDoc(t, 'DocType', select)).fields as Json[]).map((f) => f.fieldtype), ['Select']);
+      assert.deepEqual(
+        ((await readDoc(t, 'DocType', select)).fields as Json[]).map((f) => f.fieldtype),
+        ['Select'],
+      );
     });
 
     test('Int to Check keeps the values (both are integers)', async () => {

@@ -2,17 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../helpers/dialects.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
-import {
-  assertError,
-  createDocType,
-  dataOf,
-  insertDoc,
-  readDoc,
-  resourceUrl,
-  serverMessages,
-  uniqueDocTypeName,
-  type Json,
-} from '../helpers/document-api.js';
+import { assertError, createDocType, dataOf, insertDoc, readDoc, resourceUrl, serverMessages, uniqueDocTypeName, type Json } from '../helpers/document-api.js';
 
 const TITLE = { fieldname: 'title', label: 'Title', fieldtype: 'Data' };
 
@@ -46,7 +36,10 @@ for (const dialect of testDialects()) {
         [['title', 'Data', 'DocField', name, 1]],
       );
       assert.equal(def.permissions[0].role, 'System Manager');
-      assert.deepEqual((await readDoc(t, 'DocType', name)).fields.map((f: Json) => f.fieldname), ['title']);
+      assert.deepEqual(
+        (await readDoc(t, 'DocType', name)).fields.map((f: Json) => f.fieldname),
+        ['title'],
+      );
     });
 
     test('a DocType created through the API is custom even when the body says otherwise, and keeps a given module', async () => {
@@ -72,7 +65,10 @@ for (const dialect of testDialects()) {
       await createDocType(t, { name, fields: [TITLE] });
       const old = await insertDoc(t, name, { title: 'Old' });
       const changed = dataOf(await putFields(t, name, [TITLE, { fieldname: 'isbn', label: 'ISBN', fieldtype: 'Data' }]));
-      assert.deepEqual(changed.fields.map((f: Json) => f.fieldname), ['title', 'isbn']);
+      assert.deepEqual(
+        changed.fields.map((f: Json) => f.fieldname),
+        ['title', 'isbn'],
+      );
       const doc = await insertDoc(t, name, { title: 'New', isbn: '978-0441013593' });
       assert.equal(doc.isbn, '978-0441013593');
       assert.equal((await readDoc(t, name, doc.name)).isbn, '978-0441013593');
@@ -105,11 +101,7 @@ for (const dialect of testDialects()) {
     test("widening a Data field's length lets longer values in", async () => {
       const name = uniqueDocTypeName('Book');
       await createDocType(t, { name, fields: [{ fieldname: 'code', label: 'Code', fieldtype: 'Data', length: 5 }] });
-      assertError(
-        await t.request({ method: 'POST', url: resourceUrl(name), body: { code: '1234567890' } }),
-        417,
-        'CharacterLengthExceededError',
-      );
+      assertError(await t.request({ method: 'POST', url: resourceUrl(name), body: { code: '1234567890' } }), 417, 'CharacterLengthExceededError');
       const short = await insertDoc(t, name, { code: '12345' });
       dataOf(await putFields(t, name, [{ fieldname: 'code', label: 'Code', fieldtype: 'Data', length: 20 }]));
       const long = await insertDoc(t, name, { code: '1234567890abcdefghij' });
@@ -207,30 +199,24 @@ for (const dialect of testDialects()) {
       const name = uniqueDocTypeName('Book');
       await createDocType(t, {
         name,
-        fields: [
-          TITLE,
-          { fieldname: 'lines', fieldtype: 'Table', options: child },
-          { fieldname: 'todo', fieldtype: 'Link', options: 'ToDo' },
-        ],
+        fields: [TITLE, { fieldname: 'lines', fieldtype: 'Table', options: child }, { fieldname: 'todo', fieldtype: 'Link', options: 'ToDo' }],
       });
       const todo = await insertDoc(t, 'ToDo', { description: 'read it' });
       const doc = await insertDoc(t, name, { title: 'Dune', todo: todo.name, lines: [{ chapter: 'One' }, { chapter: 'Two' }] });
-      assert.deepEqual(doc.lines.map((r: Json) => [r.chapter, r.idx, r.doctype]), [['One', 1, child], ['Two', 2, child]]);
+      assert.deepEqual(
+        doc.lines.map((r: Json) => [r.chapter, r.idx, r.doctype]),
+        [
+          ['One', 1, child],
+          ['Two', 2, child],
+        ],
+      );
       assert.equal(doc.todo, todo.name);
     });
 
     test('changing the built-in ToDo DocType through the API is refused and ToDo keeps its definition', async () => {
       const before = await readDoc(t, 'DocType', 'ToDo');
-      assertError(
-        await t.request({ method: 'PUT', url: resourceUrl('DocType', 'ToDo'), body: { fields: [TITLE] } }),
-        417,
-        'ValidationError',
-      );
-      assertError(
-        await t.request({ method: 'PUT', url: resourceUrl('DocType', 'ToDo'), body: { description: 'mine now' } }),
-        417,
-        'ValidationError',
-      );
+      assertError(await t.request({ method: 'PUT', url: resourceUrl('DocType', 'ToDo'), body: { fields: [TITLE] } }), 417, 'ValidationError');
+      assertError(await t.request({ method: 'PUT', url: resourceUrl('DocType', 'ToDo'), body: { description: 'mine now' } }), 417, 'ValidationError');
       assert.deepEqual(await readDoc(t, 'DocType', 'ToDo'), before);
       assert.equal((await insertDoc(t, 'ToDo', { description: 'still works' })).status, 'Open');
     });

@@ -191,7 +191,10 @@ for (const dialect of testDialects()) {
         for (const field of ['title', 'body', 'due']) assert.match(body.exception, new RegExp(`\\b${field}\\b`));
         const messages = serverMessages(body);
         for (const label of ['Title', 'Body', 'Due Date']) {
-          assert.ok(messages.some((m) => m.includes(`Value missing for ${REQUIRED}: ${label}`)), JSON.stringify(messages));
+          assert.ok(
+            messages.some((m) => m.includes(`Value missing for ${REQUIRED}: ${label}`)),
+            JSON.stringify(messages),
+          );
         }
         assert.equal('note' in body, false);
         assert.equal(await storedCount(t, REQUIRED), count);

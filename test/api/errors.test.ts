@@ -216,7 +216,10 @@ for (const dialect of testDialects()) {
         test(c.name, async () => {
           const res = await t.request(c.request);
           const { body, messages, exc } = assertV1Error(res, c.status, c.excType);
-          assert.ok(messages.every((m) => m.message.length > 0), 'every server message says something');
+          assert.ok(
+            messages.every((m) => m.message.length > 0),
+            'every server message says something',
+          );
           assert.ok(!leaksInternals(body.exc), `exc leaks internals outside developer mode: ${body.exc}`);
           assert.deepEqual(exc, [body.exception], 'outside developer mode exc holds the one-line exception');
           assert.equal(res.headers['cache-control'], 'no-store');

@@ -68,12 +68,17 @@ for (const dialect of testDialects()) {
       assert.equal(admin.ref_type, VENDOR);
       const [mine] = dataOf(await actAs(t, clerk, { method: 'GET', url: resourceUrl(ORDER) + query(params) })) as Json[];
       assert.equal(mine.vendor.vendor_name, 'Acme');
-      assert.equal('iban' in mine.vendor, false, 'a field above the caller\'s permlevel stays hidden');
+      assert.equal('iban' in mine.vendor, false, "a field above the caller's permlevel stays hidden");
       assert.equal(mine.vault, 'gold', 'a document the caller may not read is never expanded');
     });
 
     test('rows as lists expand too; a field that is no link, an unknown one, or no page length is a 417', async () => {
-      const rows = dataOf(await t.request({ method: 'GET', url: resourceUrl(ORDER) + query({ fields: ['name', 'vendor'], expand: ['vendor'], as_dict: 0, filters: { name: order.name } }) })) as unknown[][];
+      const rows = dataOf(
+        await t.request({
+          method: 'GET',
+          url: resourceUrl(ORDER) + query({ fields: ['name', 'vendor'], expand: ['vendor'], as_dict: 0, filters: { name: order.name } }),
+        }),
+      ) as unknown[][];
       assert.equal((rows[0][1] as Json).name, 'Acme');
       assertError(await t.request({ method: 'GET', url: resourceUrl(ORDER) + query({ expand: ['title'] }) }), 417, 'DataError');
       assertError(await t.request({ method: 'GET', url: resourceUrl(ORDER) + query({ expand: ['nope'] }) }), 417, 'DataError');

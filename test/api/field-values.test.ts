@@ -3,18 +3,7 @@ import assert from 'node:assert/strict';
 import { testDialects } from '../helpers/dialects.js';
 import { assertV2Error } from '../helpers/error-envelope.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
-import {
-  assertError,
-  assertStoredAs,
-  createDocType,
-  dataOf,
-  insertDoc,
-  readDoc,
-  resourceUrl,
-  storedCount,
-  v2Url,
-  type Json,
-} from '../helpers/document-api.js';
+import { assertError, assertStoredAs, createDocType, dataOf, insertDoc, readDoc, resourceUrl, storedCount, v2Url, type Json } from '../helpers/document-api.js';
 
 /** One field of each value type, some with the options and limits the cases below rely on. */
 const EVERY_FIELD = 'Every Field';

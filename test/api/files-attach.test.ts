@@ -2,7 +2,19 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../helpers/dialects.js';
 import { assertV1Error } from '../helpers/error-envelope.js';
-import { fileOf, fileRowCount, filesOnDisk, postParts, senderHeaders, sha256, signUp, storedBytes, storedText, uploadFile, type SignedInUser } from '../helpers/file-api.js';
+import {
+  fileOf,
+  fileRowCount,
+  filesOnDisk,
+  postParts,
+  senderHeaders,
+  sha256,
+  signUp,
+  storedBytes,
+  storedText,
+  uploadFile,
+  type SignedInUser,
+} from '../helpers/file-api.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 
 /** A DocType everyone may read, only System Managers may write. */
@@ -100,7 +112,12 @@ for (const dialect of testDialects()) {
       });
 
       test('registers a remote http(s) URL as a public File named after its last path part', async () => {
-        const file = fileOf(await postParts(t, [{ name: 'file_url', value: 'https://example.com/docs/Guide%20v2.pdf' }, { name: 'is_private', value: '1' }]));
+        const file = fileOf(
+          await postParts(t, [
+            { name: 'file_url', value: 'https://example.com/docs/Guide%20v2.pdf' },
+            { name: 'is_private', value: '1' },
+          ]),
+        );
         assert.equal(file.file_url, 'https://example.com/docs/Guide%20v2.pdf');
         assert.equal(file.file_name, 'Guide v2.pdf');
         assert.equal(file.file_type, 'PDF');
@@ -108,7 +125,10 @@ for (const dialect of testDialects()) {
       });
 
       test('takes file_name for the registered URL when given', async () => {
-        const parts = [{ name: 'file_url', value: 'https://example.com/a' }, { name: 'file_name', value: 'Report.csv' }];
+        const parts = [
+          { name: 'file_url', value: 'https://example.com/a' },
+          { name: 'file_name', value: 'Report.csv' },
+        ];
         assert.equal(fileOf(await postParts(t, parts)).file_name, 'Report.csv');
       });
 

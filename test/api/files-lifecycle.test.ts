@@ -24,8 +24,7 @@ for (const dialect of testDialects()) {
     after(() => t.close());
 
     const fileUrl = (path: string) => `/api/resource/File/${encodeURIComponent(path)}`;
-    const remove = (name: string, sender: Sender = 'admin') =>
-      t.app.inject({ method: 'DELETE', url: fileUrl(name), headers: senderHeaders(t, sender) });
+    const remove = (name: string, sender: Sender = 'admin') => t.app.inject({ method: 'DELETE', url: fileUrl(name), headers: senderHeaders(t, sender) });
     const onDisk = async (entry: string) => (await filesOnDisk(t.site)).includes(entry);
 
     test('deleting one of two Files that share stored bytes keeps them; deleting the last removes them', async () => {

@@ -93,7 +93,10 @@ for (const dialect of testDialects()) {
       assert.equal(await objectBytes(storage, 'private/files/secret.txt'), 'owner only bytes');
       assert.deepEqual(await localFolderEntries(t), []);
       // Staged copies are gone once the answer is sent.
-      assert.deepEqual((await objectsOf(storage)).filter((n) => n.startsWith('staging/')), []);
+      assert.deepEqual(
+        (await objectsOf(storage)).filter((n) => n.startsWith('staging/')),
+        [],
+      );
       const served = await t.app.inject({ method: 'GET', url: '/files/notes.txt' });
       assert.equal(served.statusCode, 200);
       assert.equal(served.body, 'stored in the bucket');

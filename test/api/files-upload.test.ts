@@ -60,7 +60,12 @@ for (const dialect of testDialects()) {
       assert.ok(!(await filesOnDisk(t.site)).includes(`public/${name}`));
     });
 
-    for (const [value, expected] of [['1', 1], ['0', 0], ['true', 1], ['false', 0]] as const) {
+    for (const [value, expected] of [
+      ['1', 1],
+      ['0', 0],
+      ['true', 1],
+      ['false', 0],
+    ] as const) {
       test(`is_private "${value}" stores is_private ${expected}`, async () => {
         const { name, content } = fresh();
         assert.equal(fileOf(await uploadFile(t, name, content, { is_private: value })).is_private, expected);
@@ -90,7 +95,12 @@ for (const dialect of testDialects()) {
 
     test('upload_file takes POST only: PUT is 403', async () => {
       const form = uploadForm('x.txt', 'x');
-      const res = await t.app.inject({ method: 'PUT', url: '/api/method/upload_file', headers: { ...form.headers, authorization: t.adminAuth }, payload: form.payload });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/method/upload_file',
+        headers: { ...form.headers, authorization: t.adminAuth },
+        payload: form.payload,
+      });
       assertV1Error(res, 403, 'PermissionError');
     });
 
@@ -206,7 +216,7 @@ for (const dialect of testDialects()) {
       assert.equal(closed.file_url, `/private/files/${name}`);
     });
 
-    test('different content under a taken name gets the content hash\'s last 6 characters appended', async () => {
+    test("different content under a taken name gets the content hash's last 6 characters appended", async () => {
       fileOf(await uploadFile(t, 'clash.txt', 'first content'));
       const second = fileOf(await uploadFile(t, 'clash.txt', 'second content'));
       const suffix = sha256('second content').slice(-6);

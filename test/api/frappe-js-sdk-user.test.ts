@@ -75,7 +75,10 @@ for (const dialect of testDialects()) {
 
     test('getDocList and getCount see only the own documents', async () => {
       const list = await app.db().getDocList<Memo>(MEMO, { fields: ['title', 'owner'] });
-      assert.deepEqual(list.map((m) => [m.title, m.owner]), [['mine', 'sdk-writer@example.com']]);
+      assert.deepEqual(
+        list.map((m) => [m.title, m.owner]),
+        [['mine', 'sdk-writer@example.com']],
+      );
       assert.equal(await app.db().getCount(MEMO), 1);
     });
 

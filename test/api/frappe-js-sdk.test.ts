@@ -67,9 +67,7 @@ for (const dialect of testDialects()) {
       });
 
       test('a wrong password rejects with status 401 and the server message', async () => {
-        const err = await sdkError(
-          new FrappeApp(url).auth().loginWithUsernamePassword({ username: 'Administrator', password: 'not-the-password' }),
-        );
+        const err = await sdkError(new FrappeApp(url).auth().loginWithUsernamePassword({ username: 'Administrator', password: 'not-the-password' }));
         assert.equal(err.httpStatus, 401);
         assert.equal(err.message, 'Invalid login credentials');
         assert.equal(err.exc_type, 'AuthenticationError');
@@ -180,7 +178,10 @@ for (const dialect of testDialects()) {
           limit_start: 1,
           limit: 2,
         });
-        assert.deepEqual(page.map((r) => r.description), [`${marker} d`, `${marker} c`]);
+        assert.deepEqual(
+          page.map((r) => r.description),
+          [`${marker} d`, `${marker} c`],
+        );
       });
 
       test('getDocList without orderBy sends an empty order_by, which takes the default order', async () => {

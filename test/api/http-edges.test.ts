@@ -12,9 +12,7 @@ import { assertRawError, eventually, open, parseAnswers, rawExchange, readUntilC
 import { ADMIN_PASSWORD, startTestSite, type TestSite } from '../helpers/test-site.js';
 
 const BOUNDARY = 'fwedgeboundary';
-const FILE_HEAD =
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n` +
-  'Content-Type: application/octet-stream\r\n\r\n';
+const FILE_HEAD = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n` + 'Content-Type: application/octet-stream\r\n\r\n';
 
 /** The head of an upload request announcing `length` body bytes. */
 function uploadHead(auth: string, length: number): string {
@@ -93,11 +91,15 @@ for (const dialect of testDialects()) {
         const held = new Promise<void>((resolve) => (release = resolve));
         let started!: () => void;
         const running = new Promise<void>((resolve) => (started = resolve));
-        t.site.methods.register('fw.test_edges.hold', async () => {
-          started();
-          await held;
-          return 'held';
-        }, { allowGuest: true, usesDatabase: false });
+        t.site.methods.register(
+          'fw.test_edges.hold',
+          async () => {
+            started();
+            await held;
+            return 'held';
+          },
+          { allowGuest: true, usesDatabase: false },
+        );
         const closing = await buildApp(t.site);
         await closing.listen({ port: 0, host: '127.0.0.1' });
         const socket = await open(closing);
@@ -132,7 +134,10 @@ for (const dialect of testDialects()) {
           const login = await logged.inject({ method: 'POST', url: `/api/method/login?usr=Administrator&pwd=${ADMIN_PASSWORD}` });
           assert.equal(login.statusCode, 200, login.body);
           await logged.inject({ method: 'GET', url: `/?cmd=login&usr=Administrator&pwd=${ADMIN_PASSWORD}` });
-          await logged.inject({ method: 'GET', url: '/api/method/ping?api_secret=s3cr3t-one&new%5Fpassword=s3cr3t-two&sid=s3cr3t-three&csrf_token=s3cr3t-four&keep=visible' });
+          await logged.inject({
+            method: 'GET',
+            url: '/api/method/ping?api_secret=s3cr3t-one&new%5Fpassword=s3cr3t-two&sid=s3cr3t-three&csrf_token=s3cr3t-four&keep=visible',
+          });
         } finally {
           await logged.close();
         }
@@ -165,11 +170,14 @@ for (const dialect of testDialects()) {
 
       test('a write in a read unit is refused by the database and translated to PermissionError, not a driver error', async () => {
         const write = { sql: "insert into \"tabToDo\" (name, description) values ('x-ro', 'x')", parameters: [] };
-        await assert.rejects(t.site.db.read((q) => q.run(write)), PermissionError);
+        await assert.rejects(
+          t.site.db.read((q) => q.run(write)),
+          PermissionError,
+        );
         // Raw SQL a handler runs itself meets the same refusal: nothing matches statement text.
         const res = await t.request({ method: 'GET', url: '/api/method/fw.test_edges.raw_write' });
         assertV1Error(res, 403, 'PermissionError');
-        assert.equal((await t.site.db.readOne({ sql: "select name from \"tabToDo\" where name = 'x-raw'", parameters: [] })).length, 0);
+        assert.equal((await t.site.db.readOne({ sql: 'select name from "tabToDo" where name = \'x-raw\'', parameters: [] })).length, 0);
       });
     });
 

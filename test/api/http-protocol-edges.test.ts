@@ -116,7 +116,11 @@ for (const dialect of testDialects()) {
         socket.destroy();
         await eventually(async () => lines.slice(before).some((l) => l.msg === 'request aborted by the client'), 'the abort was logged');
         const loud = lines.slice(before).filter((l) => l.level >= 40);
-        assert.deepEqual(loud.map((l) => l.msg), [], 'nothing was logged at warn level or above');
+        assert.deepEqual(
+          loud.map((l) => l.msg),
+          [],
+          'nothing was logged at warn level or above',
+        );
         const [answer] = await rawExchange(served, 'GET /api/method/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
         assert.equal(answer?.statusCode, 200);
       });

@@ -312,7 +312,7 @@ for (const dialect of testDialects()) {
       // "The document pipeline"): these pin what that must still report, and in which order.
       const invoice = (body: Json) => t.request({ method: 'POST', url: resourceUrl(INVOICE), body });
 
-      test('hundreds of rows linking to hundreds of documents are all checked, past one statement\'s worth of names', async () => {
+      test("hundreds of rows linking to hundreds of documents are all checked, past one statement's worth of names", async () => {
         const codes = Array.from({ length: 520 }, (_, i) => `BULK-${i}`);
         for (let i = 0; i < codes.length; i += 200) {
           const docs = codes.slice(i, i + 200).map((code) => ({ doctype: SUPPLIER, code, title: code }));

@@ -45,13 +45,29 @@ for (const dialect of testDialects()) {
         ],
         permissions: [{ role: 'System Manager' }, { role: 'System Manager', permlevel: 1 }, { role: 'Nest Clerk', if_owner: 1 }],
       });
-      const insert = async (who: ActingUser, body: Json) =>
-        dataOf(await actAs(t, who, { method: 'POST', url: resourceUrl(ORDER), body })).name as string;
-      names.a = await insert(owner, { title: 'A', items: [{ sku: 'a1', qty: 1, cost: 5 }, { sku: 'a2', qty: 2 }] });
+      const insert = async (who: ActingUser, body: Json) => dataOf(await actAs(t, who, { method: 'POST', url: resourceUrl(ORDER), body })).name as string;
+      names.a = await insert(owner, {
+        title: 'A',
+        items: [
+          { sku: 'a1', qty: 1, cost: 5 },
+          { sku: 'a2', qty: 2 },
+        ],
+      });
       names.b = await insert(owner, { title: 'B', items: [] });
       names.c = await insert(other, { title: 'C', items: [{ sku: 'c1', qty: 3 }] });
       // The owner may not write the permlevel-1 cost; the Administrator sets it.
-      dataOf(await t.request({ method: 'PUT', url: resourceUrl(ORDER, names.a), body: { items: [{ sku: 'a1', qty: 1, cost: 5 }, { sku: 'a2', qty: 2 }] } }));
+      dataOf(
+        await t.request({
+          method: 'PUT',
+          url: resourceUrl(ORDER, names.a),
+          body: {
+            items: [
+              { sku: 'a1', qty: 1, cost: 5 },
+              { sku: 'a2', qty: 2 },
+            ],
+          },
+        }),
+      );
     });
     after(() => t.close());
 
@@ -62,7 +78,12 @@ for (const dialect of testDialects()) {
       const rows = dataOf(await list({ fields: ['title', 'items.sku'], order_by: 'title asc, items.idx asc', limit_page_length: 0 }));
       const pairs = rows.map((r: Json) => [r.title, r.sku]);
       // A parent without rows still appears once (left join), with null.
-      assert.deepEqual(pairs, [['A', 'a1'], ['A', 'a2'], ['B', null], ['C', 'c1']]);
+      assert.deepEqual(pairs, [
+        ['A', 'a1'],
+        ['A', 'a2'],
+        ['B', null],
+        ['C', 'c1'],
+      ]);
     });
 
     test('`table.field` as a filter keeps parents having a matching row', async () => {
@@ -73,7 +94,14 @@ for (const dialect of testDialects()) {
     test('the nested form gives each parent once with its rows ordered by idx', async () => {
       const rows = dataOf(await list({ fields: ['name', 'title', { items: ['sku', 'qty'] }], order_by: 'title asc' }));
       assert.deepEqual(rows, [
-        { name: names.a, title: 'A', items: [{ sku: 'a1', qty: 1 }, { sku: 'a2', qty: 2 }] },
+        {
+          name: names.a,
+          title: 'A',
+          items: [
+            { sku: 'a1', qty: 1 },
+            { sku: 'a2', qty: 2 },
+          ],
+        },
         { name: names.b, title: 'B', items: [] },
         { name: names.c, title: 'C', items: [{ sku: 'c1', qty: 3 }] },
       ]);
@@ -92,9 +120,16 @@ for (const dialect of testDialects()) {
 
     test('the nested form with as_dict=0 and in an unlimited (streamed) list', async () => {
       const arrays = dataOf(await list({ fields: ['title', { items: ['sku'] }], order_by: 'title asc', as_dict: 0 }));
-      assert.deepEqual(arrays, [['A', [['a1'], ['a2']]], ['B', []], ['C', [['c1']]]]);
+      assert.deepEqual(arrays, [
+        ['A', [['a1'], ['a2']]],
+        ['B', []],
+        ['C', [['c1']]],
+      ]);
       const all = dataOf(await list({ fields: ['title', { items: ['sku'] }], order_by: 'title asc', limit_page_length: 0 }));
-      assert.deepEqual(all.map((r: Json) => r.items.length), [2, 0, 1]);
+      assert.deepEqual(
+        all.map((r: Json) => r.items.length),
+        [2, 0, 1],
+      );
     });
 
     test('the nested form follows the parent’s permissions: own parents only, unreadable child fields dropped', async () => {
@@ -122,7 +157,10 @@ for (const dialect of testDialects()) {
 
       test('an if_owner user sees only rows of their own parents', async () => {
         const rows = dataOf(await lines(owner));
-        assert.deepEqual(rows, [{ sku: 'a1', parent: names.a }, { sku: 'a2', parent: names.a }]);
+        assert.deepEqual(rows, [
+          { sku: 'a1', parent: names.a },
+          { sku: 'a2', parent: names.a },
+        ]);
         assert.deepEqual(dataOf(await lines(other)), [{ sku: 'c1', parent: names.c }]);
       });
 
@@ -135,14 +173,24 @@ for (const dialect of testDialects()) {
 
       test('the Administrator sees every row; Guest is refused', async () => {
         const all = dataOf(await t.request({ method: 'GET', url: resourceUrl(LINE) + query({ parent: ORDER, fields: ['sku'], order_by: 'sku asc' }) }));
-        assert.deepEqual(all.map((r: Json) => r.sku), ['a1', 'a2', 'c1']);
+        assert.deepEqual(
+          all.map((r: Json) => r.sku),
+          ['a1', 'a2', 'c1'],
+        );
         assertError(await lines(undefined), 403, 'PermissionError');
       });
 
       test('a share ORs the shared parent back in', async () => {
-        const shared = await t.request({ method: 'POST', url: resourceUrl('DocShare'), body: { user: other.name, share_doctype: ORDER, share_name: names.a, read: 1 } });
+        const shared = await t.request({
+          method: 'POST',
+          url: resourceUrl('DocShare'),
+          body: { user: other.name, share_doctype: ORDER, share_name: names.a, read: 1 },
+        });
         assert.equal(shared.statusCode, 200, shared.body);
-        assert.deepEqual((dataOf(await lines(other)) as Json[]).map((r) => r.sku), ['a1', 'a2', 'c1']);
+        assert.deepEqual(
+          (dataOf(await lines(other)) as Json[]).map((r) => r.sku),
+          ['a1', 'a2', 'c1'],
+        );
       });
     });
   });

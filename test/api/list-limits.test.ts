@@ -60,8 +60,7 @@ for (const dialect of testDialects()) {
 
     const rpc = (args: Json) => t.request({ method: 'POST', url: GET_LIST, body: { doctype: BOX, ...args } });
     const get = (args: Json) => t.request({ method: 'GET', url: resourceUrl(BOX) + query(args) });
-    const raw = (body: string) =>
-      t.request({ method: 'POST', url: GET_LIST, body, headers: { 'content-type': 'application/json' } });
+    const raw = (body: string) => t.request({ method: 'POST', url: GET_LIST, body, headers: { 'content-type': 'application/json' } });
 
     test(`an in list of ${MAX_IN_VALUES} values works; one more is refused, as a list or a string`, async () => {
       assert.equal((await rpc({ filters: [['name', 'in', names(MAX_IN_VALUES)]] })).statusCode, 200);
@@ -102,7 +101,14 @@ for (const dialect of testDialects()) {
       assertRefused(await raw(`{"doctype":"${BOX}","fields":${deepJson(40)}}`), /nested too deeply/);
       assertTooDeep(await raw(`{"doctype":"${BOX}","filters":${deepJson(100000)}}`));
       assertTooDeep(await raw(`{"doctype":"${BOX}","fields":${deepJson(100000)}}`));
-      assertTooDeep(await t.request({ method: 'POST', url: GET_COUNT, body: `{"doctype":"${BOX}","filters":${deepJson(100000)}}`, headers: { 'content-type': 'application/json' } }));
+      assertTooDeep(
+        await t.request({
+          method: 'POST',
+          url: GET_COUNT,
+          body: `{"doctype":"${BOX}","filters":${deepJson(100000)}}`,
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
     });
 
     test('too many fields, too many columns and absurdly long field strings are refused', async () => {

@@ -65,7 +65,16 @@ for (const dialect of testDialects()) {
     });
 
     test('or_filters are ORed among themselves and ANDed with filters', async () => {
-      assert.deepEqual(await refs({ or_filters: [['points', '=', 5], ['team', '=', 'blue']], order_by: 'name asc' }), ['t2', 't3', 't5']);
+      assert.deepEqual(
+        await refs({
+          or_filters: [
+            ['points', '=', 5],
+            ['team', '=', 'blue'],
+          ],
+          order_by: 'name asc',
+        }),
+        ['t2', 't3', 't5'],
+      );
       assert.deepEqual(await refs({ filters: { status: 'Open' }, or_filters: { points: 3, team: 'blue' }, order_by: 'name asc' }), ['t1', 't2', 't5']);
       assert.deepEqual(await refs({ filters: { status: 'Closed' }, or_filters: [['points', '>', 4]] }), ['t3']);
     });
@@ -75,11 +84,22 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await refs({ order_by: 'status asc, points asc' }), ['t4', 't3', 't2', 't1', 't5']);
       // v2: a term without a direction is descending.
       const v2 = await t.request({ method: 'GET', url: v2Url(TASK) + query({ fields: ['name'], order_by: 'points, name' }) });
-      assert.deepEqual(v2.json().data.map((r: Json) => r.name), ['t3', 't5', 't1', 't4', 't2']);
+      assert.deepEqual(
+        v2.json().data.map((r: Json) => r.name),
+        ['t3', 't5', 't1', 't4', 't2'],
+      );
     });
 
     test('bad order_by is a 417 and never reaches SQL', async () => {
-      for (const order_by of ['name; drop table `tabParam Task`', 'name desc; delete from "tabParam Task"', '(select 1)', 'sleep(1)', 'name descending', 'no_such_field', 'name as x']) {
+      for (const order_by of [
+        'name; drop table `tabParam Task`',
+        'name desc; delete from "tabParam Task"',
+        '(select 1)',
+        'sleep(1)',
+        'name descending',
+        'no_such_field',
+        'name as x',
+      ]) {
         assertError(await list({ order_by }), 417, 'DataError');
         const rpc = await t.request({ method: 'POST', url: '/api/method/frappe.client.get_list', body: { doctype: TASK, order_by } });
         assertError(rpc, 417, 'DataError');

@@ -49,7 +49,12 @@ for (const dialect of testDialects()) {
     after(() => t.close());
 
     const cases: Array<[string, (limit: number) => string]> = [
-      ['v1 objects', (limit) => resourceUrl(SLIP) + query({ fields: ['name', 'title', 'amount', 'due', 'done', 'notes', 'modified'], order_by: 'amount desc', limit_page_length: limit })],
+      [
+        'v1 objects',
+        (limit) =>
+          resourceUrl(SLIP) +
+          query({ fields: ['name', 'title', 'amount', 'due', 'done', 'notes', 'modified'], order_by: 'amount desc', limit_page_length: limit }),
+      ],
       ['v1 arrays (as_dict=0)', (limit) => resourceUrl(SLIP) + query({ fields: ['name', 'amount', 'due'], as_dict: 0, limit_page_length: limit })],
       ['v1 filtered to nothing', (limit) => resourceUrl(SLIP) + query({ filters: [['title', '=', 'none such']], limit_page_length: limit })],
       ['v2', (limit) => v2Url(SLIP) + query({ fields: ['name', 'title', 'amount', 'done'], order_by: 'title asc', limit })],

@@ -87,7 +87,7 @@ for (const dialect of testDialects()) {
       assertLocked(await login(t.app, user, PASSWORD, { ip }));
     });
 
-    test('a disabled user\'s attempts count too', async () => {
+    test("a disabled user's attempts count too", async () => {
       const user = email('disabled');
       await createUser(t, { email: user, password: PASSWORD });
       assert.equal((await t.request({ method: 'PUT', url: `/api/resource/User/${user}`, body: { enabled: 0 } })).statusCode, 200);
@@ -157,8 +157,14 @@ for (const dialect of testDialects()) {
       await lockThroughProxies(2, freshIp(), (spoofed, client) => `${spoofed}, ${client}, 10.200.0.1`, '203.0.113.54', '203.0.113.55');
     });
 
-    test('trust_proxy as addresses believes only those proxies: a direct client\'s X-Forwarded-For is ignored', async () => {
-      await lockThroughProxies(['10.201.0.0/16', '10.202.0.7'], '10.202.0.7', (spoofed, client) => `${spoofed}, ${client}, 10.201.3.4`, '203.0.113.56', '203.0.113.57');
+    test("trust_proxy as addresses believes only those proxies: a direct client's X-Forwarded-For is ignored", async () => {
+      await lockThroughProxies(
+        ['10.201.0.0/16', '10.202.0.7'],
+        '10.202.0.7',
+        (spoofed, client) => `${spoofed}, ${client}, 10.201.3.4`,
+        '203.0.113.56',
+        '203.0.113.57',
+      );
       const view = await reopenWithConfig(t, { trust_proxy: ['10.201.0.0/16'] });
       try {
         const direct = '192.0.2.77';

@@ -45,7 +45,12 @@ for (const dialect of testDialects()) {
       const res = await t.request({
         method: 'PUT',
         url: resourceUrl('DocType', name),
-        body: { fields: [{ fieldname: 'title', fieldtype: 'Data' }, { fieldname: 'colour', fieldtype: 'Data', default: 'blue' }] },
+        body: {
+          fields: [
+            { fieldname: 'title', fieldtype: 'Data' },
+            { fieldname: 'colour', fieldtype: 'Data', default: 'blue' },
+          ],
+        },
       });
       assert.equal(res.statusCode, 200, res.body);
       const written = await other.inject({ method: 'POST', url: resourceUrl(name), headers: { authorization: t.adminAuth }, payload: { title: 'b' } });
@@ -78,7 +83,10 @@ for (const dialect of testDialects()) {
       assertError(await asUser(resourceUrl(name)), 403, 'PermissionError');
       await setRead(1);
       assert.equal(dataOf(await asUser(resourceUrl(name, doc.name))).title, 'kept');
-      assert.deepEqual(dataOf(await asUser(resourceUrl(name))).map((r: Json) => r.name), [doc.name]);
+      assert.deepEqual(
+        dataOf(await asUser(resourceUrl(name))).map((r: Json) => r.name),
+        [doc.name],
+      );
     });
   });
 }

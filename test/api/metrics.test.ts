@@ -114,7 +114,11 @@ for (const dialect of testDialects()) {
       assert.match(text, /fw_http_requests_total/);
       metricsText(await scraped.app.inject({ method: 'GET', url: '/api/method/fw.metrics', headers: { authorization: `bearer ${TOKEN}` } }));
       assertV1Error(await scraped.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}x` } }), 401, 'AuthenticationError');
-      assertV1Error(await scraped.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}` } }), 401, 'AuthenticationError');
+      assertV1Error(
+        await scraped.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}` } }),
+        401,
+        'AuthenticationError',
+      );
       assertV1Error(await scraped.app.inject({ method: 'GET', url: '/metrics' }), 403, 'PermissionError');
     });
 

@@ -47,14 +47,20 @@ for (const dialect of testDialects()) {
       assertTooDeep(await t.request({ method: 'GET', url: `${url}?doctype=${encodeURIComponent(NOTE)}&fields=${encodeURIComponent(nested(DEEP))}` }), 'fields');
       const form = `doctype=${encodeURIComponent(NOTE)}&filters=${encodeURIComponent(nested(DEEP))}`;
       assertTooDeep(await t.request({ method: 'POST', url, body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 'filters');
-      const parts = multipartForm([{ name: 'doctype', value: NOTE }, { name: 'filters', value: nested(DEEP) }]);
+      const parts = multipartForm([
+        { name: 'doctype', value: NOTE },
+        { name: 'filters', value: nested(DEEP) },
+      ]);
       assertTooDeep(await t.app.inject({ method: 'POST', url, payload: parts.payload, headers: { ...parts.headers, authorization: t.adminAuth } }), 'filters');
       // JSON text sent inside a JSON string, which the handler parses again.
       assertTooDeep(await t.request({ method: 'POST', url, body: { doctype: NOTE, fields: nested(DEEP) } }), 'fields');
     });
 
     test('an order_by, on v1 and v2', async () => {
-      assertTooDeep(await t.request({ method: 'GET', url: `/api/resource/${encodeURIComponent(NOTE)}?order_by=${encodeURIComponent(nested(DEEP))}` }), 'order_by');
+      assertTooDeep(
+        await t.request({ method: 'GET', url: `/api/resource/${encodeURIComponent(NOTE)}?order_by=${encodeURIComponent(nested(DEEP))}` }),
+        'order_by',
+      );
       const res = await t.request({ method: 'GET', url: `/api/v2/document/${encodeURIComponent(NOTE)}?order_by=${encodeURIComponent(nested(DEEP))}` });
       assert.equal(res.statusCode, 400, res.body);
       assert.equal(JSON.parse(res.body).errors[0].type, 'NestingDepthExceeded');

@@ -18,7 +18,10 @@ function everyField(types: readonly string[]): Json[] {
     Table: CHILD,
     'Table MultiSelect': CHILD,
   };
-  const fields: Json[] = [{ fieldname: 'title', fieldtype: 'Data', reqd: 1 }, { fieldname: 'link_doctype', fieldtype: 'Link', options: 'DocType' }];
+  const fields: Json[] = [
+    { fieldname: 'title', fieldtype: 'Data', reqd: 1 },
+    { fieldname: 'link_doctype', fieldtype: 'Link', options: 'DocType' },
+  ];
   for (const type of types) {
     const fieldname = `f_${type.toLowerCase().replace(/[^a-z]+/g, '_')}`;
     fields.push({ fieldname, fieldtype: type, ...(options[type] ? { options: options[type] } : {}) });
@@ -37,7 +40,14 @@ for (const dialect of testDialects()) {
         await t.request({
           method: 'POST',
           url: '/api/resource/DocType',
-          body: { name: CHILD, istable: 1, fields: [{ fieldname: 'note', fieldtype: 'Data', reqd: 1 }, { fieldname: 'qty', fieldtype: 'Int' }] },
+          body: {
+            name: CHILD,
+            istable: 1,
+            fields: [
+              { fieldname: 'note', fieldtype: 'Data', reqd: 1 },
+              { fieldname: 'qty', fieldtype: 'Int' },
+            ],
+          },
         }),
       );
       dataOf(

@@ -43,7 +43,12 @@ for (const dialect of testDialects()) {
       const res = await t.request({ method: 'GET', url: '/api/docs/swagger-ui-bundle.js', anonymous: true, headers: { 'accept-encoding': 'gzip' } });
       assert.equal(res.headers['content-encoding'], 'gzip');
       assert.match(gunzipSync(res.rawPayload).toString('utf8'), /SwaggerUIBundle/);
-      const again = await t.request({ method: 'GET', url: '/api/docs/swagger-ui-bundle.js', anonymous: true, headers: { 'if-none-match': String(res.headers.etag) } });
+      const again = await t.request({
+        method: 'GET',
+        url: '/api/docs/swagger-ui-bundle.js',
+        anonymous: true,
+        headers: { 'if-none-match': String(res.headers.etag) },
+      });
       assert.equal(again.statusCode, 304);
     });
 
@@ -55,7 +60,9 @@ for (const dialect of testDialects()) {
       }
     });
 
-    test('in a browser the page renders the operations of the signed-in user, without CSP violations', { skip: chromiumPath() ? false : 'no chromium found' }, async () => {
+    test('in a browser the page renders the operations of the signed-in user, without CSP violations', {
+      skip: chromiumPath() ? false : 'no chromium found',
+    }, async () => {
       const base = await listen(t);
       const browser = await launchBrowser();
       try {

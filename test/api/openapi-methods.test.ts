@@ -75,7 +75,11 @@ for (const dialect of testDialects()) {
       const get = spec.paths[`/api/method/${SUM}`].get;
       assert.deepEqual(
         get.parameters.map((p: { name: string; required?: boolean }) => [p.name, p.required ?? false]),
-        [['a', true], ['b', false], ['extra', false]],
+        [
+          ['a', true],
+          ['b', false],
+          ['extra', false],
+        ],
       );
       assert.equal(spec.paths[`/api/method/${SUM}`].put, undefined, 'only the verbs the method takes');
       assert.equal(spec.paths['/api/method/fw.client.get_list'].post.summary, 'Rows of a DocType the caller may read.');
@@ -116,7 +120,10 @@ for (const dialect of testDialects()) {
 
       const search = await t.request({ method: 'GET', url: `/api/v2/discovery/search${query({ q: 'adds NUMBERS' })}` });
       assertMatchesDescription(spec, search, 'GET', '/api/v2/discovery/search');
-      assert.deepEqual(search.json().data.results.map((r: { path: string }) => r.path), [SUM]);
+      assert.deepEqual(
+        search.json().data.results.map((r: { path: string }) => r.path),
+        [SUM],
+      );
     });
 
     test("/api/v2/discovery/doctype lists a DocType's document methods, those of every DocType that apply included", async () => {
@@ -130,7 +137,12 @@ for (const dialect of testDialects()) {
         await t.request({
           method: 'POST',
           url: '/api/resource/DocType',
-          body: { name: 'Discovered Voucher', is_submittable: 1, fields: [{ fieldname: 'amount', fieldtype: 'Currency' }], permissions: [{ role: 'System Manager', submit: 1, cancel: 1 }] },
+          body: {
+            name: 'Discovered Voucher',
+            is_submittable: 1,
+            fields: [{ fieldname: 'amount', fieldtype: 'Currency' }],
+            permissions: [{ role: 'System Manager', submit: 1, cancel: 1 }],
+          },
         }),
       );
       const voucher = (await t.request({ method: 'GET', url: '/api/v2/discovery/doctype/Discovered%20Voucher' })).json().data;
@@ -151,7 +163,12 @@ for (const dialect of testDialects()) {
       for (const [url, anonymous, status] of refusals) {
         const res = await t.request({ method: 'GET', url, anonymous });
         assert.equal(res.statusCode, status, `${url}: ${res.body}`);
-        assertMatchesDescription(spec, res, 'GET', url.includes('/method/') ? '/api/v2/discovery/doctype/{doctype}/method/{method}' : '/api/v2/discovery/doctype/{doctype}');
+        assertMatchesDescription(
+          spec,
+          res,
+          'GET',
+          url.includes('/method/') ? '/api/v2/discovery/doctype/{doctype}/method/{method}' : '/api/v2/discovery/doctype/{doctype}',
+        );
       }
     });
 
@@ -164,7 +181,10 @@ for (const dialect of testDialects()) {
       assert.equal(hidden.statusCode, 404);
       assert.equal(hidden.json().errors[0].type, 'DoesNotExistError');
       const login = (await t.request({ method: 'GET', url: '/api/v2/discovery/method/login', anonymous: true })).json().data;
-      assert.deepEqual(login.params.map((p: { name: string }) => p.name), ['usr', 'pwd']);
+      assert.deepEqual(
+        login.params.map((p: { name: string }) => p.name),
+        ['usr', 'pwd'],
+      );
     });
   });
 }

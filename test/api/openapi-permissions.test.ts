@@ -134,14 +134,26 @@ for (const dialect of testDialects()) {
     test('?doctype= narrows the description to one DocType', async () => {
       const spec = await fetchDescription(t, reader.auth, `?doctype=${encodeURIComponent(NOTE)}`);
       const paths = Object.keys(spec.paths);
-      assert.ok(paths.every((p) => p.includes(`/${encodeURIComponent(NOTE)}`)), paths.join(', '));
-      for (const path of [`/api/resource/${encodeURIComponent(NOTE)}`, `/api/v2/document/${encodeURIComponent(NOTE)}/{name}`, `/api/v2/doctype/${encodeURIComponent(NOTE)}/count`]) {
+      assert.ok(
+        paths.every((p) => p.includes(`/${encodeURIComponent(NOTE)}`)),
+        paths.join(', '),
+      );
+      for (const path of [
+        `/api/resource/${encodeURIComponent(NOTE)}`,
+        `/api/v2/document/${encodeURIComponent(NOTE)}/{name}`,
+        `/api/v2/doctype/${encodeURIComponent(NOTE)}/count`,
+      ]) {
         assert.ok(paths.includes(path), path);
       }
       assert.ok(!paths.some((p) => p.endsWith('/bulk_delete')), 'the reader may not delete');
       assert.ok(spec.components.schemas.AuditNote);
       assert.equal(spec.components.schemas.ToDo, undefined);
-      const refused = await t.request({ method: 'GET', url: `/api/openapi.json?doctype=${encodeURIComponent(SECRET)}`, anonymous: true, headers: { authorization: reader.auth } });
+      const refused = await t.request({
+        method: 'GET',
+        url: `/api/openapi.json?doctype=${encodeURIComponent(SECRET)}`,
+        anonymous: true,
+        headers: { authorization: reader.auth },
+      });
       assert.equal(refused.statusCode, 403, refused.body);
       assert.equal(refused.json().exc_type, 'PermissionError');
       const missing = await t.request({ method: 'GET', url: '/api/openapi.json?doctype=Nope%20Nothing' });

@@ -31,7 +31,10 @@ function describedElsewhere(route: RouteOptions): string | undefined {
 
 /** A URL pattern with its parameters blanked: Fastify `:name` and `*`, OpenAPI `{name}`. */
 function shape(url: string): string {
-  return url.replace(/:[A-Za-z_]+/g, '{}').replace(/\*$/, '{}').replace(/\{[^}]*\}/g, '{}');
+  return url
+    .replace(/:[A-Za-z_]+/g, '{}')
+    .replace(/\*$/, '{}')
+    .replace(/\{[^}]*\}/g, '{}');
 }
 
 for (const dialect of testDialects()) {

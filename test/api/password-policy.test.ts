@@ -31,8 +31,7 @@ for (const dialect of testDialects()) {
 
     const addUser = (email: string, password: string) =>
       t.request({ method: 'POST', url: '/api/resource/User', body: { email, first_name: 'Pat', new_password: password } });
-    const setPassword = (name: string, password: string) =>
-      t.request({ method: 'PUT', url: `/api/resource/User/${name}`, body: { new_password: password } });
+    const setPassword = (name: string, password: string) => t.request({ method: 'PUT', url: `/api/resource/User/${name}`, body: { new_password: password } });
 
     test('a password shorter than 8 characters is refused on insert and on update; the old one keeps working', async () => {
       assertRefused(await addUser('short@example.com', '1'), /at least 8 characters/);
@@ -59,7 +58,12 @@ for (const dialect of testDialects()) {
           });
         assertRefused(await add('cfg-weak@example.com', 'Summer2024!'), /strength 2 of 4; this site asks for at least 4\)/);
         assert.equal((await add('cfg-strong@example.com', STRONG)).statusCode, 200);
-        const off = await reopened.app.inject({ method: 'PUT', url: SETTINGS_URL, headers: { authorization: t.adminAuth }, payload: { enable_password_policy: 0 } });
+        const off = await reopened.app.inject({
+          method: 'PUT',
+          url: SETTINGS_URL,
+          headers: { authorization: t.adminAuth },
+          payload: { enable_password_policy: 0 },
+        });
         assert.equal(off.statusCode, 200, off.body);
         assert.equal((await add('cfg-weak@example.com', 'Summer2024!')).statusCode, 200);
       } finally {
@@ -70,7 +74,10 @@ for (const dialect of testDialects()) {
       const on = await t.request({ method: 'PUT', url: SETTINGS_URL, body: { enable_password_policy: 1, minimum_password_score: '3' } });
       assert.equal(on.statusCode, 200, on.body);
       try {
-        assertRefused(await addUser('weak@example.com', 'password123'), /^fw\.exceptions\.ValidationError: Invalid Password: .+ \(strength [0-2] of 4; this site asks for at least 3\)$/);
+        assertRefused(
+          await addUser('weak@example.com', 'password123'),
+          /^fw\.exceptions\.ValidationError: Invalid Password: .+ \(strength [0-2] of 4; this site asks for at least 3\)$/,
+        );
         // A name (here the user's own) makes a weak password.
         assertRefused(await addUser('harriet.quimby@example.com', 'HarrietQuimby'), /Invalid Password/);
         assert.equal((await addUser('strong@example.com', STRONG)).statusCode, 200);
@@ -100,7 +107,6 @@ for (const dialect of testDialects()) {
       const res = await t.request({ method: 'PUT', url: SETTINGS_URL, body: { minimum_password_score: '9' } });
       assert.equal(res.statusCode, 417, res.body);
     });
-
   });
 }
 

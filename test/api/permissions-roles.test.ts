@@ -91,34 +91,163 @@ for (const dialect of testDialects()) {
       // Case File: plain rows for Clerk, nothing for All.
       { title: 'a System Manager lists Case Files', who: 'manager', method: 'GET', url: () => resourceUrl(CASE_FILE), status: 200 },
       { title: 'a Clerk lists Case Files', who: 'clerk', method: 'GET', url: () => resourceUrl(CASE_FILE), status: 200 },
-      { title: 'a Website User may not list Case Files', who: 'visitor', method: 'GET', url: () => resourceUrl(CASE_FILE), status: 403, excType: 'PermissionError' },
+      {
+        title: 'a Website User may not list Case Files',
+        who: 'visitor',
+        method: 'GET',
+        url: () => resourceUrl(CASE_FILE),
+        status: 403,
+        excType: 'PermissionError',
+      },
       { title: 'Guest may not list Case Files', who: 'guest', method: 'GET', url: () => resourceUrl(CASE_FILE), status: 403, excType: 'PermissionError' },
       { title: 'a Clerk counts Case Files', who: 'clerk', method: 'GET', url: () => COUNT_URL + query({ doctype: CASE_FILE }), status: 200 },
-      { title: 'a Website User may not count Case Files', who: 'visitor', method: 'GET', url: () => COUNT_URL + query({ doctype: CASE_FILE }), status: 403, excType: 'PermissionError' },
+      {
+        title: 'a Website User may not count Case Files',
+        who: 'visitor',
+        method: 'GET',
+        url: () => COUNT_URL + query({ doctype: CASE_FILE }),
+        status: 403,
+        excType: 'PermissionError',
+      },
       { title: 'a Clerk reads a Case File', who: 'clerk', method: 'GET', url: () => resourceUrl(CASE_FILE, names.alpha), status: 200 },
-      { title: 'a Clerk reads a Case File through fw.client.get', who: 'clerk', method: 'GET', url: () => '/api/method/fw.client.get' + query({ doctype: CASE_FILE, name: names.alpha }), status: 200 },
-      { title: 'a Website User may not read a Case File', who: 'visitor', method: 'GET', url: () => resourceUrl(CASE_FILE, names.alpha), status: 403, excType: 'PermissionError' },
-      { title: 'a Website User may not read it through fw.client.get either', who: 'visitor', method: 'GET', url: () => '/api/method/fw.client.get' + query({ doctype: CASE_FILE, name: names.alpha }), status: 403, excType: 'PermissionError' },
-      { title: 'a Clerk reading a missing Case File gets 404', who: 'clerk', method: 'GET', url: () => resourceUrl(CASE_FILE, 'no-such-file'), status: 404, excType: 'DoesNotExistError' },
-      { title: 'a Website User reading a missing Case File gets 403, so existence never leaks', who: 'visitor', method: 'GET', url: () => resourceUrl(CASE_FILE, 'no-such-file'), status: 403, excType: 'PermissionError' },
-      { title: 'Guest reading a missing Case File gets 403', who: 'guest', method: 'GET', url: () => resourceUrl(CASE_FILE, 'no-such-file'), status: 403, excType: 'PermissionError' },
+      {
+        title: 'a Clerk reads a Case File through fw.client.get',
+        who: 'clerk',
+        method: 'GET',
+        url: () => '/api/method/fw.client.get' + query({ doctype: CASE_FILE, name: names.alpha }),
+        status: 200,
+      },
+      {
+        title: 'a Website User may not read a Case File',
+        who: 'visitor',
+        method: 'GET',
+        url: () => resourceUrl(CASE_FILE, names.alpha),
+        status: 403,
+        excType: 'PermissionError',
+      },
+      {
+        title: 'a Website User may not read it through fw.client.get either',
+        who: 'visitor',
+        method: 'GET',
+        url: () => '/api/method/fw.client.get' + query({ doctype: CASE_FILE, name: names.alpha }),
+        status: 403,
+        excType: 'PermissionError',
+      },
+      {
+        title: 'a Clerk reading a missing Case File gets 404',
+        who: 'clerk',
+        method: 'GET',
+        url: () => resourceUrl(CASE_FILE, 'no-such-file'),
+        status: 404,
+        excType: 'DoesNotExistError',
+      },
+      {
+        title: 'a Website User reading a missing Case File gets 403, so existence never leaks',
+        who: 'visitor',
+        method: 'GET',
+        url: () => resourceUrl(CASE_FILE, 'no-such-file'),
+        status: 403,
+        excType: 'PermissionError',
+      },
+      {
+        title: 'Guest reading a missing Case File gets 403',
+        who: 'guest',
+        method: 'GET',
+        url: () => resourceUrl(CASE_FILE, 'no-such-file'),
+        status: 403,
+        excType: 'PermissionError',
+      },
       { title: 'a Clerk creates a Case File', who: 'clerk', method: 'POST', url: () => resourceUrl(CASE_FILE), body: () => ({ title: 'Gamma' }), status: 200 },
-      { title: 'a Website User may not create a Case File', who: 'visitor', method: 'POST', url: () => resourceUrl(CASE_FILE), body: () => ({ title: 'Nope' }), status: 403, excType: 'PermissionError' },
-      { title: 'a Clerk updates a Case File', who: 'clerk', method: 'PUT', url: () => resourceUrl(CASE_FILE, names.beta), body: () => ({ title: 'Beta 2' }), status: 200 },
-      { title: 'a Website User may not update a Case File', who: 'visitor', method: 'PUT', url: () => resourceUrl(CASE_FILE, names.beta), body: () => ({ title: 'Nope' }), status: 403, excType: 'PermissionError' },
-      { title: 'a Clerk may not delete a Case File: the row grants no delete', who: 'clerk', method: 'DELETE', url: () => resourceUrl(CASE_FILE, names.beta), status: 403, excType: 'PermissionError' },
-      { title: 'a Website User may not delete a Case File', who: 'visitor', method: 'DELETE', url: () => resourceUrl(CASE_FILE, names.beta), status: 403, excType: 'PermissionError' },
+      {
+        title: 'a Website User may not create a Case File',
+        who: 'visitor',
+        method: 'POST',
+        url: () => resourceUrl(CASE_FILE),
+        body: () => ({ title: 'Nope' }),
+        status: 403,
+        excType: 'PermissionError',
+      },
+      {
+        title: 'a Clerk updates a Case File',
+        who: 'clerk',
+        method: 'PUT',
+        url: () => resourceUrl(CASE_FILE, names.beta),
+        body: () => ({ title: 'Beta 2' }),
+        status: 200,
+      },
+      {
+        title: 'a Website User may not update a Case File',
+        who: 'visitor',
+        method: 'PUT',
+        url: () => resourceUrl(CASE_FILE, names.beta),
+        body: () => ({ title: 'Nope' }),
+        status: 403,
+        excType: 'PermissionError',
+      },
+      {
+        title: 'a Clerk may not delete a Case File: the row grants no delete',
+        who: 'clerk',
+        method: 'DELETE',
+        url: () => resourceUrl(CASE_FILE, names.beta),
+        status: 403,
+        excType: 'PermissionError',
+      },
+      {
+        title: 'a Website User may not delete a Case File',
+        who: 'visitor',
+        method: 'DELETE',
+        url: () => resourceUrl(CASE_FILE, names.beta),
+        status: 403,
+        excType: 'PermissionError',
+      },
       // Expense Claim: Clerk reaches only their own claims.
       { title: 'a Clerk reads their own claim', who: 'clerk', method: 'GET', url: () => resourceUrl(EXPENSE, names.clerkClaim), status: 200 },
-      { title: "a Clerk may not read another user's claim", who: 'clerk', method: 'GET', url: () => resourceUrl(EXPENSE, names.managerClaim), status: 403, excType: 'PermissionError' },
-      { title: 'a Clerk updates their own claim', who: 'clerk', method: 'PUT', url: () => resourceUrl(EXPENSE, names.clerkClaim), body: () => ({ amount: 25 }), status: 200 },
-      { title: "a Clerk may not update another user's claim", who: 'clerk', method: 'PUT', url: () => resourceUrl(EXPENSE, names.managerClaim), body: () => ({ amount: 1 }), status: 403, excType: 'PermissionError' },
-      { title: "a Clerk may not delete another user's claim", who: 'clerk', method: 'DELETE', url: () => resourceUrl(EXPENSE, names.managerClaim), status: 403, excType: 'PermissionError' },
+      {
+        title: "a Clerk may not read another user's claim",
+        who: 'clerk',
+        method: 'GET',
+        url: () => resourceUrl(EXPENSE, names.managerClaim),
+        status: 403,
+        excType: 'PermissionError',
+      },
+      {
+        title: 'a Clerk updates their own claim',
+        who: 'clerk',
+        method: 'PUT',
+        url: () => resourceUrl(EXPENSE, names.clerkClaim),
+        body: () => ({ amount: 25 }),
+        status: 200,
+      },
+      {
+        title: "a Clerk may not update another user's claim",
+        who: 'clerk',
+        method: 'PUT',
+        url: () => resourceUrl(EXPENSE, names.managerClaim),
+        body: () => ({ amount: 1 }),
+        status: 403,
+        excType: 'PermissionError',
+      },
+      {
+        title: "a Clerk may not delete another user's claim",
+        who: 'clerk',
+        method: 'DELETE',
+        url: () => resourceUrl(EXPENSE, names.managerClaim),
+        status: 403,
+        excType: 'PermissionError',
+      },
       { title: 'a Website User may not list claims', who: 'visitor', method: 'GET', url: () => resourceUrl(EXPENSE), status: 403, excType: 'PermissionError' },
       // Notice: All may read, nobody but managers may write.
       { title: 'a Website User lists Notices through role All', who: 'visitor', method: 'GET', url: () => resourceUrl(NOTICE), status: 200 },
       { title: 'a Website User reads a Notice', who: 'visitor', method: 'GET', url: () => resourceUrl(NOTICE, names.notice), status: 200 },
-      { title: 'a Website User may not create a Notice', who: 'visitor', method: 'POST', url: () => resourceUrl(NOTICE), body: () => ({ title: 'x' }), status: 403, excType: 'PermissionError' },
+      {
+        title: 'a Website User may not create a Notice',
+        who: 'visitor',
+        method: 'POST',
+        url: () => resourceUrl(NOTICE),
+        body: () => ({ title: 'x' }),
+        status: 403,
+        excType: 'PermissionError',
+      },
       { title: 'Guest does not hold All', who: 'guest', method: 'GET', url: () => resourceUrl(NOTICE), status: 403, excType: 'PermissionError' },
     ];
 
@@ -150,7 +279,10 @@ for (const dialect of testDialects()) {
       test('an if_owner grant lists only the own claims; the manager lists all', async () => {
         const clerkRows = dataOf(await as('clerk', { method: 'GET', url: resourceUrl(EXPENSE) + query({ fields: ['name', 'owner'], limit_page_length: 0 }) }));
         assert.ok(clerkRows.length >= 1);
-        assert.ok(clerkRows.every((r: Json) => r.owner === 'clerk@example.com'), JSON.stringify(clerkRows));
+        assert.ok(
+          clerkRows.every((r: Json) => r.owner === 'clerk@example.com'),
+          JSON.stringify(clerkRows),
+        );
         assert.ok(clerkRows.some((r: Json) => r.name === names.clerkClaim));
         const managerRows = dataOf(await as('manager', { method: 'GET', url: resourceUrl(EXPENSE) + query({ limit_page_length: 0 }) }));
         assert.ok(managerRows.some((r: Json) => r.name === names.managerClaim));
@@ -166,7 +298,10 @@ for (const dialect of testDialects()) {
       });
 
       test('fw.client.get_list applies the same row conditions', async () => {
-        const res = await as('clerk', { method: 'GET', url: '/api/method/fw.client.get_list' + query({ doctype: EXPENSE, fields: ['owner'], limit_page_length: 0 }) });
+        const res = await as('clerk', {
+          method: 'GET',
+          url: '/api/method/fw.client.get_list' + query({ doctype: EXPENSE, fields: ['owner'], limit_page_length: 0 }),
+        });
         assert.equal(res.statusCode, 200, res.body);
         const rows = res.json().message as Json[];
         assert.ok(rows.length >= 1 && rows.every((r) => r.owner === 'clerk@example.com'));
@@ -189,7 +324,10 @@ for (const dialect of testDialects()) {
         const star = dataOf(await as('clerk', { method: 'GET', url: resourceUrl(CASE_FILE) + query({ fields: ['*'] }) }));
         assert.ok(star.length > 0 && star.every((r: Json) => !('salary' in r) && 'title' in r), JSON.stringify(star[0]));
         const explicit = dataOf(await as('clerk', { method: 'GET', url: resourceUrl(CASE_FILE) + query({ fields: ['title', 'salary'] }) }));
-        assert.ok(explicit.every((r: Json) => Object.keys(r).join() === 'title'), JSON.stringify(explicit));
+        assert.ok(
+          explicit.every((r: Json) => Object.keys(r).join() === 'title'),
+          JSON.stringify(explicit),
+        );
         const managerRows = dataOf(await as('manager', { method: 'GET', url: resourceUrl(CASE_FILE) + query({ fields: ['title', 'salary'] }) }));
         assert.ok(managerRows.some((r: Json) => r.salary === 1000));
       });

@@ -151,13 +151,19 @@ for (const dialect of testDialects()) {
 
       test('a share with everyone reaches every logged-in user but not Guest', async () => {
         const doc = await insertDoc(t, CASE_FILE, { title: 'For all' });
-        dataOf(await t.request({ method: 'POST', url: resourceUrl('DocShare'), body: { everyone: 1, share_doctype: CASE_FILE, share_name: doc.name, read: 1 } }));
+        dataOf(
+          await t.request({ method: 'POST', url: resourceUrl('DocShare'), body: { everyone: 1, share_doctype: CASE_FILE, share_name: doc.name, read: 1 } }),
+        );
         assert.equal((await as('visitor', { method: 'GET', url: resourceUrl(CASE_FILE, doc.name) })).statusCode, 200);
         assertError(await as('guest', { method: 'GET', url: resourceUrl(CASE_FILE, doc.name) }), 403, 'PermissionError');
       });
 
       test('a share without a user and not for everyone is refused', async () => {
-        assertError(await t.request({ method: 'POST', url: resourceUrl('DocShare'), body: { share_doctype: CASE_FILE, share_name: names.north, read: 1 } }), 417, 'MandatoryError');
+        assertError(
+          await t.request({ method: 'POST', url: resourceUrl('DocShare'), body: { share_doctype: CASE_FILE, share_name: names.north, read: 1 } }),
+          417,
+          'MandatoryError',
+        );
       });
 
       test('deleting a document removes its shares', async () => {
@@ -176,7 +182,10 @@ for (const dialect of testDialects()) {
     describe('User Permissions', () => {
       test('a restricted user lists and counts only documents whose Branch is allowed or empty', async () => {
         const all = dataOf(await t.request({ method: 'GET', url: resourceUrl(CASE_FILE) + query({ fields: ['name', 'branch'], limit_page_length: 0 }) }));
-        const expected = all.filter((r: Json) => r.branch === 'North' || r.branch === null).map((r: Json) => r.name).sort();
+        const expected = all
+          .filter((r: Json) => r.branch === 'North' || r.branch === null)
+          .map((r: Json) => r.name)
+          .sort();
         assert.ok(expected.includes(names.north) && expected.includes(names.nowhere) && !expected.includes(names.south));
         assert.deepEqual(await namesListed('restricted', CASE_FILE), expected);
         assert.equal(await countOf('restricted', CASE_FILE), expected.length);

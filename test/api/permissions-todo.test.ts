@@ -23,7 +23,9 @@ for (const dialect of testDialects()) {
     const as = (who: Who, request: TestRequest) => actAs(t, users.get(who), request);
     const user = (who: Who) => (users.get(who) as ActingUser).name;
     const listOf = async (who: Who): Promise<Json[]> =>
-      dataOf(await as(who, { method: 'GET', url: resourceUrl('ToDo') + query({ fields: ['name', 'allocated_to', 'assigned_by'], limit_page_length: 0 }) })) as Json[];
+      dataOf(
+        await as(who, { method: 'GET', url: resourceUrl('ToDo') + query({ fields: ['name', 'allocated_to', 'assigned_by'], limit_page_length: 0 }) }),
+      ) as Json[];
     const countOf = async (who: Who): Promise<number> => {
       const res = await as(who, { method: 'GET', url: '/api/method/fw.client.get_count' + query({ doctype: 'ToDo' }) });
       assert.equal(res.statusCode, 200, res.body);
@@ -44,9 +46,24 @@ for (const dialect of testDialects()) {
     after(() => t.close());
 
     const allowed: Array<[string, Who, () => TestRequest, number]> = [
-      ['a user creates a ToDo allocated to themselves', 'clerk', () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'mine', allocated_to: user('clerk') } }), 200],
-      ['a user creates a ToDo they assign to someone else', 'clerk', () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'yours', assigned_by: user('clerk'), allocated_to: user('manager') } }), 200],
-      ['a System Manager creates a ToDo for nobody in particular', 'manager', () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'general' } }), 200],
+      [
+        'a user creates a ToDo allocated to themselves',
+        'clerk',
+        () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'mine', allocated_to: user('clerk') } }),
+        200,
+      ],
+      [
+        'a user creates a ToDo they assign to someone else',
+        'clerk',
+        () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'yours', assigned_by: user('clerk'), allocated_to: user('manager') } }),
+        200,
+      ],
+      [
+        'a System Manager creates a ToDo for nobody in particular',
+        'manager',
+        () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'general' } }),
+        200,
+      ],
       ['a user reads a ToDo allocated to them', 'clerk', () => ({ method: 'GET', url: resourceUrl('ToDo', names.forClerk) }), 200],
       ['a user reads a ToDo they assigned', 'clerk', () => ({ method: 'GET', url: resourceUrl('ToDo', names.byClerk) }), 200],
       ['a Website User reads the ToDo allocated to them', 'visitor', () => ({ method: 'GET', url: resourceUrl('ToDo', names.byClerk) }), 200],
@@ -55,14 +72,34 @@ for (const dialect of testDialects()) {
       ['a System Manager updates any ToDo', 'manager', () => ({ method: 'PUT', url: resourceUrl('ToDo', names.nobody), body: { priority: 'Low' } }), 200],
     ];
     const refused: Array<[string, Who, () => TestRequest]> = [
-      ['a user may not create a ToDo that is neither theirs nor assigned by them', 'clerk', () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'orphan' } })],
-      ['owning a ToDo is not enough to create it for someone else', 'clerk', () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'x', allocated_to: user('manager') } })],
+      [
+        'a user may not create a ToDo that is neither theirs nor assigned by them',
+        'clerk',
+        () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'orphan' } }),
+      ],
+      [
+        'owning a ToDo is not enough to create it for someone else',
+        'clerk',
+        () => ({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'x', allocated_to: user('manager') } }),
+      ],
       ["a user may not read someone else's ToDo", 'clerk', () => ({ method: 'GET', url: resourceUrl('ToDo', names.forManager) })],
       ["a user may not update someone else's ToDo", 'clerk', () => ({ method: 'PUT', url: resourceUrl('ToDo', names.nobody), body: { priority: 'High' } })],
-      ['a user may not take over a ToDo by assigning it to themselves', 'clerk', () => ({ method: 'PUT', url: resourceUrl('ToDo', names.forManager), body: { assigned_by: user('clerk') } })],
-      ['a user may not hand their ToDo over to others', 'clerk', () => ({ method: 'PUT', url: resourceUrl('ToDo', names.byClerk), body: { assigned_by: user('manager'), allocated_to: user('manager') } })],
+      [
+        'a user may not take over a ToDo by assigning it to themselves',
+        'clerk',
+        () => ({ method: 'PUT', url: resourceUrl('ToDo', names.forManager), body: { assigned_by: user('clerk') } }),
+      ],
+      [
+        'a user may not hand their ToDo over to others',
+        'clerk',
+        () => ({ method: 'PUT', url: resourceUrl('ToDo', names.byClerk), body: { assigned_by: user('manager'), allocated_to: user('manager') } }),
+      ],
       ["a user may not delete someone else's ToDo", 'clerk', () => ({ method: 'DELETE', url: resourceUrl('ToDo', names.forManager) })],
-      ["a System Manager may not delete another user's ToDo: only All grants delete", 'manager', () => ({ method: 'DELETE', url: resourceUrl('ToDo', names.forClerk) })],
+      [
+        "a System Manager may not delete another user's ToDo: only All grants delete",
+        'manager',
+        () => ({ method: 'DELETE', url: resourceUrl('ToDo', names.forClerk) }),
+      ],
       ['Guest may not list ToDos', 'guest', () => ({ method: 'GET', url: resourceUrl('ToDo') })],
     ];
 
@@ -88,7 +125,10 @@ for (const dialect of testDialects()) {
       const rows = await listOf('clerk');
       const me = user('clerk');
       assert.ok(rows.length >= 2, JSON.stringify(rows));
-      assert.ok(rows.every((r) => r.allocated_to === me || r.assigned_by === me), JSON.stringify(rows));
+      assert.ok(
+        rows.every((r) => r.allocated_to === me || r.assigned_by === me),
+        JSON.stringify(rows),
+      );
       assert.ok(rows.some((r) => r.name === names.forClerk) && rows.some((r) => r.name === names.byClerk));
       assert.equal(await countOf('clerk'), rows.length);
     });
@@ -100,7 +140,11 @@ for (const dialect of testDialects()) {
 
     test("a System Manager's list and count hold every ToDo", async () => {
       const rows = await listOf('manager');
-      for (const key of ['forClerk', 'byClerk', 'forManager', 'nobody']) assert.ok(rows.some((r) => r.name === names[key]), key);
+      for (const key of ['forClerk', 'byClerk', 'forManager', 'nobody'])
+        assert.ok(
+          rows.some((r) => r.name === names[key]),
+          key,
+        );
       assert.equal(await countOf('manager'), rows.length);
     });
 

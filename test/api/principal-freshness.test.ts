@@ -23,14 +23,17 @@ for (const dialect of testDialects()) {
     let reader: ActingUser;
     const readMemos = () => actAs(t, reader, { method: 'GET', url: resourceUrl(MEMO) + query({ fields: ['name', 'region'], limit_page_length: 0 }) });
     const setEnabledBehindTheCache = (enabled: 0 | 1) =>
-      t.site.db.transaction((q) =>
-        q.run(t.site.db.dialect.builder.updateTable('tabUser').set({ enabled }).where('name', '=', reader.name).compile()),
-      );
+      t.site.db.transaction((q) => q.run(t.site.db.dialect.builder.updateTable('tabUser').set({ enabled }).where('name', '=', reader.name).compile()));
 
     before(async () => {
       t = await startTestSite(dialect);
       await createRole(t, 'Memo Reader');
-      await createDocType(t, { name: REGION, autoname: 'field:code', fields: [{ fieldname: 'code', label: 'Code', fieldtype: 'Data' }], permissions: [{ role: 'System Manager' }, { role: 'Memo Reader', write: 0, create: 0, delete: 0 }] });
+      await createDocType(t, {
+        name: REGION,
+        autoname: 'field:code',
+        fields: [{ fieldname: 'code', label: 'Code', fieldtype: 'Data' }],
+        permissions: [{ role: 'System Manager' }, { role: 'Memo Reader', write: 0, create: 0, delete: 0 }],
+      });
       await createDocType(t, {
         name: MEMO,
         fields: [
@@ -58,8 +61,13 @@ for (const dialect of testDialects()) {
 
     test('a User Permission made through the API restricts the very next list', async () => {
       assert.equal(dataOf(await readMemos()).length, 2);
-      const rule = dataOf(await t.request({ method: 'POST', url: resourceUrl('User Permission'), body: { user: reader.name, allow: REGION, for_value: 'North' } }));
-      assert.deepEqual((dataOf(await readMemos()) as unknown as Json[]).map((m) => m.region), ['North']);
+      const rule = dataOf(
+        await t.request({ method: 'POST', url: resourceUrl('User Permission'), body: { user: reader.name, allow: REGION, for_value: 'North' } }),
+      );
+      assert.deepEqual(
+        (dataOf(await readMemos()) as unknown as Json[]).map((m) => m.region),
+        ['North'],
+      );
       assert.equal((await t.request({ method: 'DELETE', url: resourceUrl('User Permission', String(rule.name)) })).statusCode, 202);
       assert.equal(dataOf(await readMemos()).length, 2);
     });

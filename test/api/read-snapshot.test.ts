@@ -42,21 +42,23 @@ for (const dialect of testDialects()) {
       Object.defineProperty(db, 'read', {
         configurable: true,
         value: <T>(work: (q: Queryable) => Promise<T>) =>
-          read.call(db, (q: Queryable) => {
-            const wrapped: Queryable = {
-              all: async <R>(s: SqlStatement) => {
-                const rows = await q.all<R>(s);
-                if (!done && s.sql.includes(`"tab${order}"`)) {
-                  done = true;
-                  await during();
-                }
-                return rows;
-              },
-              run: (s) => q.run(s),
-              iterate: (s) => q.iterate(s),
-            };
-            return work(wrapped);
-          }).finally(() => done && restore()),
+          read
+            .call(db, (q: Queryable) => {
+              const wrapped: Queryable = {
+                all: async <R>(s: SqlStatement) => {
+                  const rows = await q.all<R>(s);
+                  if (!done && s.sql.includes(`"tab${order}"`)) {
+                    done = true;
+                    await during();
+                  }
+                  return rows;
+                },
+                run: (s) => q.run(s),
+                iterate: (s) => q.iterate(s),
+              };
+              return work(wrapped);
+            })
+            .finally(() => done && restore()),
       });
     }
 

@@ -91,7 +91,10 @@ for (const dialect of testDialects()) {
       assert.equal(dataOf(await read(restricted, 'orion')).title, 'shared');
       assertError(await read(restricted, 'mercury'), 403, 'PermissionError');
       const listed = dataOf(await actAs(t, restricted, { method: 'GET', url: resourceUrl(PROJECT) + query({ limit_page_length: 0 }) })) as Json[];
-      assert.deepEqual(listed.map((r) => r.name), ['orion']);
+      assert.deepEqual(
+        listed.map((r) => r.name),
+        ['orion'],
+      );
     });
 
     test("a Single's Link and Dynamic Link values follow; a Dynamic Link to another DocType stays", async () => {

@@ -27,7 +27,10 @@ for (const dialect of testDialects()) {
     /** Everything that would tell an attack on the Administrator worked. */
     const administratorState = async () => {
       const doc = await readDoc(t, 'User', 'Administrator');
-      const shares = await t.request({ method: 'GET', url: `${resourceUrl('DocShare')}?filters=${encodeURIComponent(JSON.stringify({ share_name: 'Administrator' }))}` });
+      const shares = await t.request({
+        method: 'GET',
+        url: `${resourceUrl('DocShare')}?filters=${encodeURIComponent(JSON.stringify({ share_name: 'Administrator' }))}`,
+      });
       return { doc, shares: shares.json().data };
     };
     const refused = (res: LightMyRequestResponse, what: string) => {
@@ -52,21 +55,44 @@ for (const dialect of testDialects()) {
         ['PUT new_password', () => as('PUT', resourceUrl('User', 'Administrator'), { new_password: 'Taken-Over-123' })],
         ['PUT v2', () => as('PUT', '/api/v2/document/User/Administrator', { new_password: 'Taken-Over-123', api_key: 'mine' })],
         ['PUT roles', () => as('PUT', resourceUrl('User', 'Administrator'), { roles: [{ role: 'Guest' }] })],
-        ['set_value new_password', () => as('POST', '/api/method/frappe.client.set_value', { doctype: 'User', name: 'Administrator', fieldname: 'new_password', value: 'Taken-Over-123' })],
-        ['set_value api_key', () => as('POST', '/api/method/frappe.client.set_value', { doctype: 'User', name: 'Administrator', fieldname: { api_key: 'mine', email: 'mallory@example.com' } })],
+        [
+          'set_value new_password',
+          () =>
+            as('POST', '/api/method/frappe.client.set_value', { doctype: 'User', name: 'Administrator', fieldname: 'new_password', value: 'Taken-Over-123' }),
+        ],
+        [
+          'set_value api_key',
+          () =>
+            as('POST', '/api/method/frappe.client.set_value', {
+              doctype: 'User',
+              name: 'Administrator',
+              fieldname: { api_key: 'mine', email: 'mallory@example.com' },
+            }),
+        ],
         ['save', () => as('POST', '/api/method/frappe.client.save', { doc: { doctype: 'User', name: 'Administrator', new_password: 'Taken-Over-123' } })],
-        ['insert Has Role', () => as('POST', '/api/method/frappe.client.insert', { doc: { doctype: 'Has Role', parent: 'Administrator', parenttype: 'User', parentfield: 'roles', role: 'Guest' } })],
+        [
+          'insert Has Role',
+          () =>
+            as('POST', '/api/method/frappe.client.insert', {
+              doc: { doctype: 'Has Role', parent: 'Administrator', parenttype: 'User', parentfield: 'roles', role: 'Guest' },
+            }),
+        ],
         ['POST Has Role', () => as('POST', resourceUrl('Has Role'), { parent: 'Administrator', parenttype: 'User', parentfield: 'roles', role: 'Guest' })],
         ['rename', () => as('POST', '/api/method/frappe.client.rename_doc', { doctype: 'User', old_name: 'Administrator', new_name: 'mallory@example.com' })],
         ['delete', () => as('POST', '/api/method/frappe.client.delete', { doctype: 'User', name: 'Administrator' })],
         ['DELETE', () => as('DELETE', resourceUrl('User', 'Administrator'))],
-        ['share with write', () => as('POST', resourceUrl('DocShare'), { share_doctype: 'User', share_name: 'Administrator', user: manager.name, read: 1, write: 1, share: 1 })],
+        [
+          'share with write',
+          () => as('POST', resourceUrl('DocShare'), { share_doctype: 'User', share_name: 'Administrator', user: manager.name, read: 1, write: 1, share: 1 }),
+        ],
         ['run_doc_method', () => as('POST', '/api/method/run_doc_method', { dt: 'User', dn: 'Administrator', method: 'generate_keys' })],
         ['getdoc', () => as('GET', '/api/method/frappe.desk.form.load.getdoc?doctype=User&name=Administrator')],
       ];
       for (const [what, attempt] of attempts) refused(await attempt(), what);
       // bulk_update answers 200 and lists each refused document, as the reference does.
-      const bulk = await as('POST', '/api/method/frappe.client.bulk_update', { docs: [{ doctype: 'User', docname: 'Administrator', new_password: 'Taken-Over-123' }] });
+      const bulk = await as('POST', '/api/method/frappe.client.bulk_update', {
+        docs: [{ doctype: 'User', docname: 'Administrator', new_password: 'Taken-Over-123' }],
+      });
       assert.match(JSON.stringify(bulk.json().message.failed_docs), /PermissionError/);
 
       assert.deepEqual(await administratorState(), stored, 'the Administrator record and its shares are as they were');

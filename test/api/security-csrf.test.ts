@@ -57,7 +57,7 @@ for (const dialect of testDialects()) {
     });
     after(() => t.close());
 
-    test('writes from another origin, an opaque origin, another site\'s Referer or a cross-site fetch are refused', async () => {
+    test("writes from another origin, an opaque origin, another site's Referer or a cross-site fetch are refused", async () => {
       const count = await storedCount(t, NOTE);
       for (const headers of <Record<string, string>[]>[
         { origin: EVIL },
@@ -78,7 +78,10 @@ for (const dialect of testDialects()) {
       const encoded = `doc=${encodeURIComponent(JSON.stringify({ doctype: NOTE, title: 'forged' }))}`;
       await refusedAndUnchanged(await asSession('POST', '/api/method/frappe.client.insert', { headers: form, body: encoded }), count);
       await refusedAndUnchanged(await asSession('POST', '/', { headers: form, body: `cmd=frappe.client.insert&${encoded}` }), count);
-      await refusedAndUnchanged(await asSession('POST', resourceUrl(NOTE), { headers: { 'content-type': 'text/plain', origin: EVIL }, body: '{"title":"x"}' }), count);
+      await refusedAndUnchanged(
+        await asSession('POST', resourceUrl(NOTE), { headers: { 'content-type': 'text/plain', origin: EVIL }, body: '{"title":"x"}' }),
+        count,
+      );
       await refusedAndUnchanged(await asSession('PUT', resourceUrl(NOTE, doc.name), { headers: { origin: EVIL }, body: { title: 'changed' } }), count);
       await refusedAndUnchanged(await asSession('DELETE', resourceUrl(NOTE, doc.name), { headers: { origin: 'null' } }), count);
       assert.equal(dataOf(await t.request({ method: 'GET', url: resourceUrl(NOTE, doc.name) })).title, 'from a page');
@@ -87,12 +90,17 @@ for (const dialect of testDialects()) {
       assert.equal(await whoIs(t.app, { cookie: `sid=${sid}` }), user.name);
     });
 
-    test('clients without Origin (curl), the site\'s own pages and token requests from anywhere write as before; reads are never checked', async () => {
+    test("clients without Origin (curl), the site's own pages and token requests from anywhere write as before; reads are never checked", async () => {
       assert.equal((await insert({})).statusCode, 200);
       assert.equal((await insert({ origin: `https://${HOST}` })).statusCode, 200);
       assert.equal((await insert({ referer: `http://${HOST}/app/csrf-note` })).statusCode, 200);
       assert.equal((await insert({ 'sec-fetch-site': 'same-origin' })).statusCode, 200);
-      const token = await t.app.inject({ method: 'POST', url: resourceUrl(NOTE), headers: { authorization: user.auth, origin: EVIL }, payload: { title: 'by key' } });
+      const token = await t.app.inject({
+        method: 'POST',
+        url: resourceUrl(NOTE),
+        headers: { authorization: user.auth, origin: EVIL },
+        payload: { title: 'by key' },
+      });
       assert.equal(token.statusCode, 200, token.body);
       assert.equal((await asSession('GET', resourceUrl(NOTE), { headers: { origin: EVIL } })).statusCode, 200);
     });

@@ -23,8 +23,7 @@ for (const dialect of testDialects()) {
     let aliceSecret: string;
     let bobSecret: string;
 
-    const insertCopy = async (user: ActingUser, body: Json) =>
-      dataOf(await actAs(t, user, { method: 'POST', url: resourceUrl(COPY), body })) as Json;
+    const insertCopy = async (user: ActingUser, body: Json) => dataOf(await actAs(t, user, { method: 'POST', url: resourceUrl(COPY), body })) as Json;
     const stored = async (name: string) => dataOf(await t.request({ method: 'GET', url: resourceUrl(COPY, name) })) as Json;
 
     before(async () => {
@@ -52,13 +51,16 @@ for (const dialect of testDialects()) {
       // The Administrator fills the level-1 field, which neither user may read.
       aliceSecret = dataOf(await actAs(t, alice, { method: 'POST', url: resourceUrl(SECRET), body: { content: 'alpha' } })).name;
       bobSecret = dataOf(await actAs(t, bob, { method: 'POST', url: resourceUrl(SECRET), body: { content: 'bravo' } })).name;
-      for (const [name, salary] of [[aliceSecret, 'A-100'], [bobSecret, 'B-200']]) {
+      for (const [name, salary] of [
+        [aliceSecret, 'A-100'],
+        [bobSecret, 'B-200'],
+      ]) {
         dataOf(await t.request({ method: 'PUT', url: resourceUrl(SECRET, name), body: { salary } }));
       }
     });
     after(() => t.close());
 
-    test('linking to another user\'s if_owner document copies nothing from it', async () => {
+    test("linking to another user's if_owner document copies nothing from it", async () => {
       const copy = await insertCopy(bob, { secret: aliceSecret });
       assert.equal(copy.content ?? null, null);
       assert.equal((await stored(copy.name as string)).content ?? null, null, 'nothing was stored either');
@@ -76,7 +78,7 @@ for (const dialect of testDialects()) {
       assert.equal((await stored(copy.name as string)).content ?? null, null);
     });
 
-    test('one\'s own document is copied, but not its fields above one\'s permlevel', async () => {
+    test("one's own document is copied, but not its fields above one's permlevel", async () => {
       const copy = await insertCopy(alice, { secret: aliceSecret });
       assert.equal(copy.content, 'alpha');
       const full = await stored(copy.name as string);

@@ -25,12 +25,12 @@ for (const dialect of testDialects()) {
 
     const download = (url: string, who: SignedInUser) => t.app.inject({ method: 'GET', url, headers: who.headers });
 
-    test('uploading bytes identical to another user\'s private file never answers with that file', async () => {
+    test("uploading bytes identical to another user's private file never answers with that file", async () => {
       const secret = `alice's payroll ${Math.random()}`;
       const theirs = fileOf(await uploadFile(t, 'payroll-2026.pdf', secret, { is_private: '1' }, alice));
       const mine = fileOf(await uploadFile(t, 'guess.pdf', secret, { is_private: '1' }, mallory));
       assert.notEqual(mine.file_url, theirs.file_url);
-      assert.ok(!String(mine.file_url).includes('payroll'), 'the answer does not name the other user\'s file');
+      assert.ok(!String(mine.file_url).includes('payroll'), "the answer does not name the other user's file");
       assert.equal(mine.file_name, 'guess.pdf');
       assert.equal(mine.owner, mallory.name);
       // Each reads their own, and the other's stays closed to the guesser.
@@ -39,7 +39,7 @@ for (const dialect of testDialects()) {
       assert.equal((await download(theirs.file_url, mallory)).statusCode, 403);
     });
 
-    test('identical public bytes of another user are stored again under the uploader\'s own name', async () => {
+    test("identical public bytes of another user are stored again under the uploader's own name", async () => {
       const content = `shared poster ${Math.random()}`;
       const theirs = fileOf(await uploadFile(t, 'alice-poster.png', content, { is_private: '0' }, alice));
       const mine = fileOf(await uploadFile(t, 'poster.png', content, { is_private: '0' }, mallory));
@@ -60,7 +60,7 @@ for (const dialect of testDialects()) {
       assert.ok(!(await filesOnDisk(t.site)).includes('public/twice-a.txt'), 'the last File took its bytes with it');
     });
 
-    test('registering another user\'s private file_url answers exactly as a missing file, and stores nothing', async () => {
+    test("registering another user's private file_url answers exactly as a missing file, and stores nothing", async () => {
       const theirs = fileOf(await uploadFile(t, 'contract.pdf', `contract ${Math.random()}`, { is_private: '1' }, alice));
       const rows = await fileRowCount(t.site);
       const forbidden = await postParts(t, [{ name: 'file_url', value: theirs.file_url }], mallory);
@@ -68,7 +68,10 @@ for (const dialect of testDialects()) {
       assert.equal(forbidden.statusCode, missing.statusCode);
       assert.equal(forbidden.json().exc_type, missing.json().exc_type);
       const shape = (body: string, url: string) => body.split(url).join('<url>');
-      assert.equal(shape(forbidden.json()._server_messages ?? '', theirs.file_url), shape(missing.json()._server_messages ?? '', '/private/files/no-such-contract.pdf'));
+      assert.equal(
+        shape(forbidden.json()._server_messages ?? '', theirs.file_url),
+        shape(missing.json()._server_messages ?? '', '/private/files/no-such-contract.pdf'),
+      );
       assert.equal(forbidden.statusCode, 403);
       assert.equal(await fileRowCount(t.site), rows);
       // Downloading: the same answer for a private file that exists and one that does not.

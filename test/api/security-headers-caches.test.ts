@@ -37,7 +37,7 @@ for (const dialect of testDialects()) {
       assert.equal(await whoIs(t.app, { authorization: fresh }), 'rotate@example.com');
     });
 
-    test('a disabled user\'s key is refused at the very next request; enabling restores it', async () => {
+    test("a disabled user's key is refused at the very next request; enabling restores it", async () => {
       await createUser(t, { email: 'disable@example.com', password: 'Disable-Secret-42' });
       const token = await tokenFor(t, 'disable@example.com');
       assert.equal(await whoIs(t.app, { authorization: token }), 'disable@example.com');
@@ -54,7 +54,14 @@ for (const dialect of testDialects()) {
         ['403', await t.app.inject({ method: 'GET', url: resourceUrl('User') })],
         ['404', await t.app.inject({ method: 'GET', url: '/no/such/route' })],
         ['bad body', await t.request({ method: 'POST', url: resourceUrl('ToDo'), body: '{', headers: { 'content-type': 'application/json' } })],
-        ['preflight', await t.app.inject({ method: 'OPTIONS', url: resourceUrl('ToDo'), headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' } })],
+        [
+          'preflight',
+          await t.app.inject({
+            method: 'OPTIONS',
+            url: resourceUrl('ToDo'),
+            headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' },
+          }),
+        ],
         ['bad escape', await t.app.inject({ method: 'GET', url: '/api/resource/%E0%A4%A' })],
       ];
       for (const [what, res] of answers) assertSecurityHeaders(res, what);

@@ -51,7 +51,10 @@ for (const dialect of testDialects()) {
       await createDocType(t, { name: HIDDEN, fields: [{ fieldname: 'plan', fieldtype: 'Data' }] });
       await createDocType(t, {
         name: VAULT,
-        fields: [{ fieldname: 'title', fieldtype: 'Data' }, { fieldname: 'secret', fieldtype: 'Password' }],
+        fields: [
+          { fieldname: 'title', fieldtype: 'Data' },
+          { fieldname: 'secret', fieldtype: 'Password' },
+        ],
       });
     });
     after(() => t.close());
@@ -102,7 +105,8 @@ for (const dialect of testDialects()) {
     describe('methods in the API description and discovery', () => {
       /** The paths of the API description as `who` gets it (the Administrator when 'admin'). */
       const described = async (who: ActingUser | 'admin') => {
-        const res = who === 'admin' ? await t.request({ method: 'GET', url: '/api/openapi.json' }) : await actAs(t, who, { method: 'GET', url: '/api/openapi.json' });
+        const res =
+          who === 'admin' ? await t.request({ method: 'GET', url: '/api/openapi.json' }) : await actAs(t, who, { method: 'GET', url: '/api/openapi.json' });
         assert.equal(res.statusCode, 200, res.body);
         return Object.keys(res.json().paths as Json);
       };
@@ -127,7 +131,10 @@ for (const dialect of testDialects()) {
         const doc = await insertDoc(t, HIDDEN, { plan: 'deleted plan' });
         assert.equal((await t.request({ method: 'DELETE', url: resourceUrl(HIDDEN, doc.name) })).statusCode, 202);
         const archives = dataOf(
-          await t.request({ method: 'GET', url: resourceUrl('Deleted Document') + query({ fields: ['name', 'restored'], filters: [['deleted_name', '=', doc.name]] }) }),
+          await t.request({
+            method: 'GET',
+            url: resourceUrl('Deleted Document') + query({ fields: ['name', 'restored'], filters: [['deleted_name', '=', doc.name]] }),
+          }),
         ) as Json[];
         assert.equal(archives.length, 1);
         const refused = await actAs(t, clerk, { method: 'POST', url: `/api/method/${RESTORE}`, body: { name: archives[0].name } });
@@ -156,7 +163,15 @@ for (const dialect of testDialects()) {
       test('a mask stored by an older fw, one asterisk per character, is answered as the fixed one', async () => {
         const doc = await insertDoc(t, VAULT, { title: 'old', secret: 'twelve-chars' });
         const b = t.site.db.dialect.builder;
-        await t.site.db.transaction((q) => q.run(b.updateTable(`tab${VAULT}`).set({ secret: '*'.repeat(12) }).where('name', '=', String(doc.name)).compile()));
+        await t.site.db.transaction((q) =>
+          q.run(
+            b
+              .updateTable(`tab${VAULT}`)
+              .set({ secret: '*'.repeat(12) })
+              .where('name', '=', String(doc.name))
+              .compile(),
+          ),
+        );
         assert.equal(dataOf(await t.request({ method: 'GET', url: resourceUrl(VAULT, doc.name) })).secret, '********');
       });
     });

@@ -119,16 +119,41 @@ for (const dialect of testDialects()) {
       const text = sql.raw(t.site.db.dialect.columnType({ kind: 'text' }));
       const big = sql.raw(t.site.db.dialect.columnType({ kind: 'bigint' }));
       await t.site.db.transaction(async (q) => {
-        await q.run(b.schema.createTable('tabSessions').addColumn('sid', text, (c) => c.primaryKey()).addColumn('user', text).addColumn('created', big)
-          .addColumn('last_updated', big).addColumn('expires_at', big).addColumn('ip', text).addColumn('user_agent', text).compile());
+        await q.run(
+          b.schema
+            .createTable('tabSessions')
+            .addColumn('sid', text, (c) => c.primaryKey())
+            .addColumn('user', text)
+            .addColumn('created', big)
+            .addColumn('last_updated', big)
+            .addColumn('expires_at', big)
+            .addColumn('ip', text)
+            .addColumn('user_agent', text)
+            .compile(),
+        );
         const sessionColumns = ['sid', 'user', 'created', 'last_updated', 'expires_at', 'ip', 'user_agent'];
         await q.run(b.insertInto('tabSessions').columns(sessionColumns).expression(b.selectFrom(SESSIONS_TABLE).select(sessionColumns)).compile());
         await q.run(b.deleteFrom(SESSIONS_TABLE).compile());
         await q.run(b.schema.createTable('tabSingles').addColumn('doctype', text).addColumn('field', text).addColumn('value', text).compile());
         await q.run(b.insertInto('tabSingles').expression(b.selectFrom(SINGLES_TABLE).selectAll()).compile());
         await q.run(b.deleteFrom(SINGLES_TABLE).compile());
-        await q.run(b.schema.createTable('tabSeries').addColumn('name', text, (c) => c.primaryKey()).addColumn('current', big).addColumn('creation', text).compile());
-        await q.run(b.insertInto('tabSeries').values([{ name: 'OLD-', current: 41 }, { name: 'FORGED-', current: 7, creation: '2024-01-01 00:00:00.000000' }]).compile());
+        await q.run(
+          b.schema
+            .createTable('tabSeries')
+            .addColumn('name', text, (c) => c.primaryKey())
+            .addColumn('current', big)
+            .addColumn('creation', text)
+            .compile(),
+        );
+        await q.run(
+          b
+            .insertInto('tabSeries')
+            .values([
+              { name: 'OLD-', current: 41 },
+              { name: 'FORGED-', current: 7, creation: '2024-01-01 00:00:00.000000' },
+            ])
+            .compile(),
+        );
       });
       assert.equal(await whoIs(t.app, { cookie: `sid=${sid}` }), await whoIs(t.app, {}), 'the session now lives in the old table only');
 
@@ -137,10 +162,16 @@ for (const dialect of testDialects()) {
       try {
         assert.equal(await whoIs(app, { cookie: `sid=${sid}` }), 'Administrator');
         assert.deepEqual(await rows(site, SINGLES_TABLE, 'field'), singles);
-        assert.deepEqual((await rows(site, SERIES_TABLE, 'name')).map((r: Json) => [r.name, Number(r.current)]), [['OLD-', 41]]);
+        assert.deepEqual(
+          (await rows(site, SERIES_TABLE, 'name')).map((r: Json) => [r.name, Number(r.current)]),
+          [['OLD-', 41]],
+        );
         assert.deepEqual(await columnsOf(site, 'tabSessions'), []);
         assert.deepEqual(await columnsOf(site, 'tabSingles'), []);
-        assert.deepEqual((await rows(site, 'tabSeries', 'name')).map((r: Json) => r.name), ['FORGED-']);
+        assert.deepEqual(
+          (await rows(site, 'tabSeries', 'name')).map((r: Json) => r.name),
+          ['FORGED-'],
+        );
         const todos = dataOf(await app.inject({ method: 'GET', url: resourceUrl('ToDo') + query({ fields: ['description'] }), cookies: { sid } }));
         assert.deepEqual(todos, [{ description: 'before the move' }]);
       } finally {

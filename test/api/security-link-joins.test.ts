@@ -43,11 +43,7 @@ for (const dialect of testDialects()) {
       await createDocType(t, {
         name: SECRET,
         fields: [{ fieldname: 'content', label: 'Content', fieldtype: 'Data' }],
-        permissions: [
-          { role: 'System Manager' },
-          { role: OWNER_ROLE, if_owner: 1, read: 1, write: 1, create: 1, share: 1 },
-          { role: READER_ROLE, read: 1 },
-        ],
+        permissions: [{ role: 'System Manager' }, { role: OWNER_ROLE, if_owner: 1, read: 1, write: 1, create: 1, share: 1 }, { role: READER_ROLE, read: 1 }],
       });
       await createDocType(t, {
         name: REF,
@@ -65,7 +61,13 @@ for (const dialect of testDialects()) {
       refToAlice = (await insertDoc(t, REF, { label: 'one', secret: aliceSecret })).name;
       refToBob = (await insertDoc(t, REF, { label: 'two', secret: bobSecret })).name;
       // Carol reads every secret by role, but a User Permission narrows her to Bob's.
-      dataOf(await t.request({ method: 'POST', url: resourceUrl('User Permission'), body: { user: carol.name, allow: SECRET, for_value: bobSecret, apply_to_all_doctypes: 0, applicable_for: SECRET } }));
+      dataOf(
+        await t.request({
+          method: 'POST',
+          url: resourceUrl('User Permission'),
+          body: { user: carol.name, allow: SECRET, for_value: bobSecret, apply_to_all_doctypes: 0, applicable_for: SECRET },
+        }),
+      );
     });
     after(() => t.close());
 
@@ -77,7 +79,12 @@ for (const dialect of testDialects()) {
       for (const params of [
         { filters: [['secret.content', '=', 'alpha']] },
         { filters: [['secret.content', 'like', 'a%']] },
-        { or_filters: [['secret.content', '=', 'alpha'], ['label', '=', 'nothing']] },
+        {
+          or_filters: [
+            ['secret.content', '=', 'alpha'],
+            ['label', '=', 'nothing'],
+          ],
+        },
         { filters: { 'secret.content': ['in', ['alpha']] } },
       ]) {
         assert.deepEqual(dataOf(await list(bob, { fields: ['name'], ...params })), [], JSON.stringify(params));
@@ -91,7 +98,13 @@ for (const dialect of testDialects()) {
     });
 
     test('a share of the joined row makes it readable through the join', async () => {
-      dataOf(await actAs(t, alice, { method: 'POST', url: resourceUrl('DocShare'), body: { share_doctype: SECRET, share_name: aliceSecret, user: bob.name, read: 1 } }));
+      dataOf(
+        await actAs(t, alice, {
+          method: 'POST',
+          url: resourceUrl('DocShare'),
+          body: { share_doctype: SECRET, share_name: aliceSecret, user: bob.name, read: 1 },
+        }),
+      );
       assert.deepEqual(await contents(bob), { [refToAlice]: 'alpha', [refToBob]: 'bravo' });
       assert.deepEqual(dataOf(await list(bob, { fields: ['name'], filters: [['secret.content', '=', 'alpha']] })), [{ name: refToAlice }]);
     });

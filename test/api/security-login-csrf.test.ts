@@ -28,7 +28,9 @@ for (const dialect of testDialects()) {
 
     const sessionCount = async (): Promise<number> => {
       const b = t.site.db.dialect.builder;
-      const rows = await t.site.db.read((q) => q.all<{ user: string }>(b.selectFrom(SESSIONS_TABLE).select('user').where('user', '=', attacker.name).compile()));
+      const rows = await t.site.db.read((q) =>
+        q.all<{ user: string }>(b.selectFrom(SESSIONS_TABLE).select('user').where('user', '=', attacker.name).compile()),
+      );
       return rows.length;
     };
     /** A login as the attacker, as a browser on `headers`' page would post it to HOST. */
@@ -55,7 +57,7 @@ for (const dialect of testDialects()) {
     });
     after(() => t.close());
 
-    test('a login from another origin, an opaque origin, another site\'s Referer or a cross-site fetch is refused: no cookie, no session', async () => {
+    test("a login from another origin, an opaque origin, another site's Referer or a cross-site fetch is refused: no cookie, no session", async () => {
       const sessions = await sessionCount();
       for (const headers of <Record<string, string>[]>[
         { origin: EVIL },
@@ -78,7 +80,12 @@ for (const dialect of testDialects()) {
       const own = await createUser(t, `visitor-${Date.now()}@example.com`);
       const ownLogin = await post('/api/method/login', {}, false);
       assert.equal(ownLogin.statusCode, 200);
-      const visitor = await t.app.inject({ method: 'POST', url: '/api/method/login', remoteAddress: freshIp(), payload: { usr: own.name, pwd: USER_PASSWORD } });
+      const visitor = await t.app.inject({
+        method: 'POST',
+        url: '/api/method/login',
+        remoteAddress: freshIp(),
+        payload: { usr: own.name, pwd: USER_PASSWORD },
+      });
       const sid = sidOf(visitor);
       assert.ok(sid);
       const forged = await post('/api/method/login', { origin: EVIL, cookie: `sid=${sid}` }, true);
@@ -87,7 +94,7 @@ for (const dialect of testDialects()) {
       assert.equal(await whoIs(t.app, { cookie: `sid=${sid}` }), own.name);
     });
 
-    test('the site\'s own page, clients without Origin (curl, the Python client) and same-origin fetches log in', async () => {
+    test("the site's own page, clients without Origin (curl, the Python client) and same-origin fetches log in", async () => {
       for (const headers of <Record<string, string>[]>[
         {},
         { origin: `https://${HOST}` },

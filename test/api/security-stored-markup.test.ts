@@ -62,7 +62,13 @@ for (const dialect of testDialects()) {
       const child = uniqueDocTypeName('Planted Row');
       await define({ name: child, istable: 1, fields: [{ fieldname: 'body', fieldtype: 'HTML Editor' }] });
       const parent = uniqueDocTypeName('Planted Parent');
-      await define({ name: parent, fields: [{ fieldname: 'rows', fieldtype: 'Table', options: child }, { fieldname: 'body', fieldtype: 'Code' }] });
+      await define({
+        name: parent,
+        fields: [
+          { fieldname: 'rows', fieldtype: 'Table', options: child },
+          { fieldname: 'body', fieldtype: 'Code' },
+        ],
+      });
       const names: string[] = [];
       for (let i = 0; i < 12; i++) {
         names.push(String(dataOf(await as('POST', resourceUrl(parent), { body: PAYLOAD, rows: [{ body: PAYLOAD }, { body: PLAIN }] })).name));
@@ -73,7 +79,12 @@ for (const dialect of testDialects()) {
 
       assert.equal((await retype(child, [{ fieldname: 'body', fieldtype: 'Text Editor' }])).statusCode, 200);
       assert.equal(
-        (await retype(parent, [{ fieldname: 'rows', fieldtype: 'Table', options: child }, { fieldname: 'body', fieldtype: 'Text Editor' }])).statusCode,
+        (
+          await retype(parent, [
+            { fieldname: 'rows', fieldtype: 'Table', options: child },
+            { fieldname: 'body', fieldtype: 'Text Editor' },
+          ])
+        ).statusCode,
         200,
       );
       assert.equal((await retype(single, [{ fieldname: 'body', fieldtype: 'Text Editor' }])).statusCode, 200);
@@ -92,7 +103,13 @@ for (const dialect of testDialects()) {
       const b = t.site.db.dialect.builder;
       const rows = Array.from({ length: 1203 }, (_, i) => ({ name: `row-${String(i).padStart(5, '0')}`, body: i % 3 === 0 ? PLAIN : PAYLOAD }));
       await t.site.db.transaction(async (q) => {
-        for (let i = 0; i < rows.length; i += 200) await q.run(b.insertInto(`tab${name}`).values(rows.slice(i, i + 200)).compile());
+        for (let i = 0; i < rows.length; i += 200)
+          await q.run(
+            b
+              .insertInto(`tab${name}`)
+              .values(rows.slice(i, i + 200))
+              .compile(),
+          );
       });
       assert.equal((await retype(name, [{ fieldname: 'body', fieldtype: 'Text Editor' }])).statusCode, 200);
       const stored = await t.site.db.read((q) => q.all<{ name: string; body: string }>(b.selectFrom(`tab${name}`).select(['name', 'body']).compile()));
@@ -105,11 +122,23 @@ for (const dialect of testDialects()) {
 
     test('a type change refused for another field changes no type and no value', async () => {
       const name = uniqueDocTypeName('Planted Refused');
-      await define({ name, fields: [{ fieldname: 'body', fieldtype: 'HTML Editor' }, { fieldname: 'code', fieldtype: 'Data' }] });
+      await define({
+        name,
+        fields: [
+          { fieldname: 'body', fieldtype: 'HTML Editor' },
+          { fieldname: 'code', fieldtype: 'Data' },
+        ],
+      });
       const doc = dataOf(await as('POST', resourceUrl(name), { body: PAYLOAD, code: 'AB-1' }));
-      const refused = await retype(name, [{ fieldname: 'body', fieldtype: 'Text Editor' }, { fieldname: 'code', fieldtype: 'Int' }]);
+      const refused = await retype(name, [
+        { fieldname: 'body', fieldtype: 'Text Editor' },
+        { fieldname: 'code', fieldtype: 'Int' },
+      ]);
       assertError(refused, 417, 'ValidationError');
-      assert.deepEqual(((await readDoc(t, 'DocType', name)).fields as Json[]).map((f) => f.fieldtype), ['HTML Editor', 'Data']);
+      assert.deepEqual(
+        ((await readDoc(t, 'DocType', name)).fields as Json[]).map((f) => f.fieldtype),
+        ['HTML Editor', 'Data'],
+      );
       assert.equal((await readDoc(t, name, doc.name)).body, PAYLOAD);
     });
   });

@@ -23,8 +23,7 @@ for (const dialect of testDialects()) {
     let alice: ActingUser;
     let bob: ActingUser;
     let bobNote: Json;
-    const rename = (args: Json, user?: ActingUser) =>
-      callMethod(t, 'POST', 'frappe.client.rename_doc', { doctype: 'User', ...args }, user?.auth);
+    const rename = (args: Json, user?: ActingUser) => callMethod(t, 'POST', 'frappe.client.rename_doc', { doctype: 'User', ...args }, user?.auth);
     const userNames = async () =>
       dataOf(await t.request({ method: 'GET', url: resourceUrl('User') + query({ fields: ['name', 'email'], limit_page_length: 0, order_by: 'name asc' }) }));
 
@@ -60,7 +59,7 @@ for (const dialect of testDialects()) {
       assert.equal((await readDoc(t, 'User', alice.name)).name, alice.name);
     });
 
-    test('a System Manager cannot rename a user to a name that differs from another only in case (409), nor to another user\'s email', async () => {
+    test("a System Manager cannot rename a user to a name that differs from another only in case (409), nor to another user's email", async () => {
       const before = await userNames();
       for (const target of ['SEC-BOB@example.com', 'ADMINISTRATOR', 'guest']) {
         assertError(await rename({ old_name: alice.name, new_name: target }), 409, 'DuplicateEntryError');
@@ -69,7 +68,10 @@ for (const dialect of testDialects()) {
       await createUser(t, 'sec-carol@example.com');
       dataOf(await t.request({ method: 'PUT', url: resourceUrl('User', 'sec-carol@example.com'), body: { email: 'carol.alt@example.com' } }));
       assertError(await rename({ old_name: alice.name, new_name: 'carol.alt@example.com' }), 409, 'DuplicateEntryError');
-      assert.deepEqual((await userNames()).filter((u: Json) => u.name !== 'sec-carol@example.com'), before);
+      assert.deepEqual(
+        (await userNames()).filter((u: Json) => u.name !== 'sec-carol@example.com'),
+        before,
+      );
       // Login by that email resolves to exactly Carol.
       const res = await login(t.app, 'CAROL.ALT@example.com', USER_PASSWORD);
       assert.equal(res.statusCode, 200, res.body);
@@ -112,8 +114,7 @@ for (const dialect of testDialects()) {
 
     test('the database itself refuses a user name differing from another only in case', async () => {
       const builder = t.site.db.dialect.builder;
-      const clash = (name: string) =>
-        t.site.transaction((q) => q.run(builder.updateTable('tabUser').set({ name }).where('name', '=', alice.name).compile()));
+      const clash = (name: string) => t.site.transaction((q) => q.run(builder.updateTable('tabUser').set({ name }).where('name', '=', alice.name).compile()));
       await assert.rejects(clash('SEC-BOB@example.com'));
       assert.equal((await readDoc(t, 'User', alice.name)).name, alice.name);
     });

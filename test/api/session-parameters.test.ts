@@ -30,7 +30,11 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       t = await startTestSite(dialect);
-      await createDocType(t, { name: NOTE, fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }], permissions: [{ role: 'System Manager' }, { role: 'All' }] });
+      await createDocType(t, {
+        name: NOTE,
+        fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }],
+        permissions: [{ role: 'System Manager' }, { role: 'All' }],
+      });
       await createUser(t, { email: EMAIL, password: PASSWORD });
       sid = await sessionFor(t.app, EMAIL, PASSWORD);
     });
@@ -39,7 +43,11 @@ for (const dialect of testDialects()) {
     test('sid in the query string, a form body or a JSON body authenticates', async () => {
       const q = await loggedUser(`/api/method/frappe.auth.get_logged_user?sid=${sid}`);
       assert.equal(q.json().message, EMAIL);
-      const form = await loggedUser('/api/method/frappe.auth.get_logged_user', { method: 'POST', type: 'application/x-www-form-urlencoded', body: `sid=${sid}` });
+      const form = await loggedUser('/api/method/frappe.auth.get_logged_user', {
+        method: 'POST',
+        type: 'application/x-www-form-urlencoded',
+        body: `sid=${sid}`,
+      });
       assert.equal(form.json().message, EMAIL);
       const json = await loggedUser('/api/method/frappe.auth.get_logged_user', { method: 'POST', type: 'application/json', body: JSON.stringify({ sid }) });
       assert.equal(json.json().message, EMAIL);
@@ -61,7 +69,12 @@ for (const dialect of testDialects()) {
     test('a write with the sid as a parameter needs no CSRF token; the cookie still does once one was issued', async () => {
       const issued = await loggedUser('/api/method/frappe.auth.get_csrf_token', { cookie: `sid=${sid}` });
       assert.match(String(issued.json().message), /^[0-9a-f]{64}$/);
-      const byCookie = await loggedUser(resourceUrl(NOTE), { method: 'POST', type: 'application/json', cookie: `sid=${sid}`, body: JSON.stringify({ title: 'c' }) });
+      const byCookie = await loggedUser(resourceUrl(NOTE), {
+        method: 'POST',
+        type: 'application/json',
+        cookie: `sid=${sid}`,
+        body: JSON.stringify({ title: 'c' }),
+      });
       assertError(byCookie, 400, 'CSRFTokenError');
       const byParam = await loggedUser(`${resourceUrl(NOTE)}?sid=${sid}`, { method: 'POST', type: 'application/json', body: JSON.stringify({ title: 'p' }) });
       assert.equal(byParam.statusCode, 200, byParam.body);
@@ -72,7 +85,11 @@ for (const dialect of testDialects()) {
       for (const payload of [{}, { usr: EMAIL }, { pwd: PASSWORD }]) {
         const res = await t.app.inject({ method: 'POST', url: '/api/method/login', payload, headers: { cookie: `sid=${own}` } });
         assertError(res, 401, 'AuthenticationError');
-        assert.equal(res.cookies.some((c) => c.name === 'sid'), false, 'no sid cookie set or expired');
+        assert.equal(
+          res.cookies.some((c) => c.name === 'sid'),
+          false,
+          'no sid cookie set or expired',
+        );
         assert.equal(await whoIs(t.app, { cookie: `sid=${own}` }), EMAIL);
       }
       // A wrong password still ends the browser's cookies, as before.

@@ -168,14 +168,20 @@ for (const dialect of testDialects()) {
       const doctype = uniqueDocTypeName('Shelf Settings');
       await createDocType(t, { name: doctype, issingle: 1, fields: [{ fieldname: 'shelves', label: 'Shelves', fieldtype: 'Table', options: child }] });
       const saved = await saveSingle(t, doctype, { shelves: [{ label: 'top' }, { label: 'bottom' }] });
-      assert.deepEqual(saved.shelves.map((r: Json) => [r.label, r.idx, r.parent, r.parenttype]), [
-        ['top', 1, doctype, doctype],
-        ['bottom', 2, doctype, doctype],
-      ]);
+      assert.deepEqual(
+        saved.shelves.map((r: Json) => [r.label, r.idx, r.parent, r.parenttype]),
+        [
+          ['top', 1, doctype, doctype],
+          ['bottom', 2, doctype, doctype],
+        ],
+      );
       const kept = saved.shelves[1] as Json;
       await saveSingle(t, doctype, { shelves: [{ name: kept.name, label: 'bottom' }, { label: 'middle' }] });
       const doc = await readSingle(t, doctype);
-      assert.deepEqual(doc.shelves.map((r: Json) => r.label), ['bottom', 'middle']);
+      assert.deepEqual(
+        doc.shelves.map((r: Json) => r.label),
+        ['bottom', 'middle'],
+      );
       assert.equal(doc.shelves[0].name, kept.name);
       assertError(await t.request({ method: 'PUT', url: resourceUrl(doctype, doctype), body: { shelves: [{}] } }), 417, 'MandatoryError');
     });

@@ -91,8 +91,20 @@ for (const dialect of testDialects()) {
         permissions: [{ role: 'System Manager', submit: 1, cancel: 1, amend: 1 }],
       });
       const events = [
-        'before_insert', 'before_validate', 'validate', 'before_save', 'before_submit', 'before_update_after_submit',
-        'before_cancel', 'after_insert', 'on_update', 'on_submit', 'on_update_after_submit', 'on_cancel', 'on_discard', 'on_change',
+        'before_insert',
+        'before_validate',
+        'validate',
+        'before_save',
+        'before_submit',
+        'before_update_after_submit',
+        'before_cancel',
+        'after_insert',
+        'on_update',
+        'on_submit',
+        'on_update_after_submit',
+        'on_cancel',
+        'on_discard',
+        'on_change',
       ] as const;
       for (const event of events) {
         t.site.hooks.on(HOOKED, event, async (_args, next) => {
@@ -119,7 +131,10 @@ for (const dialect of testDialects()) {
         assert.ok(!(def.fields as Json[]).some((f) => f.fieldname === 'amended_from'));
         await createDocType(t, { name: 'Late Submittable', fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }] });
         const later = dataOf(await t.request({ method: 'PUT', url: resourceUrl('DocType', 'Late Submittable'), body: { is_submittable: 1 } }));
-        assert.deepEqual((later.fields as Json[]).map((f) => f.fieldname), ['title', 'amended_from']);
+        assert.deepEqual(
+          (later.fields as Json[]).map((f) => f.fieldname),
+          ['title', 'amended_from'],
+        );
       });
     });
 
@@ -350,7 +365,14 @@ for (const dialect of testDialects()) {
         hookLog.length = 0;
         await insertDoc(t, HOOKED, { title: 'direct', docstatus: 1 });
         assert.deepEqual(hookLog.splice(0), [
-          'before_insert', 'before_validate', 'validate', 'before_submit', 'after_insert', 'on_update', 'on_submit', 'on_change',
+          'before_insert',
+          'before_validate',
+          'validate',
+          'before_submit',
+          'after_insert',
+          'on_update',
+          'on_submit',
+          'on_change',
         ]);
       });
     });
@@ -394,9 +416,7 @@ for (const dialect of testDialects()) {
         const doc = dataOf(await actAs(t, approver, { method: 'POST', url: resourceUrl(ORDER), body: { title: 'ok' } }));
         assert.equal(dataOf(await actAs(t, approver, { method: 'PUT', url: resourceUrl(ORDER, doc.name), body: { docstatus: 1 } })).docstatus, 1);
         assert.equal(messageOf(await callMethod(t, 'POST', 'fw.client.cancel', { doctype: ORDER, name: doc.name }, approver.auth)).docstatus, 2);
-        const amended = dataOf(
-          await actAs(t, approver, { method: 'POST', url: resourceUrl(ORDER), body: { title: 'ok', amended_from: doc.name } }),
-        );
+        const amended = dataOf(await actAs(t, approver, { method: 'POST', url: resourceUrl(ORDER), body: { title: 'ok', amended_from: doc.name } }));
         assert.equal(amended.name, `${doc.name}-1`);
       });
     });

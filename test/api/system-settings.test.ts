@@ -133,7 +133,7 @@ for (const dialect of testDialects()) {
       assert.equal(res.cookies.find((c) => c.name === 'sid')?.maxAge, 7 * 24 * 3600);
     });
 
-    test('deny_multiple_sessions makes a login end the user\'s other sessions', async () => {
+    test("deny_multiple_sessions makes a login end the user's other sessions", async () => {
       const user = email('single-session');
       await createUser(t, { email: user, password: PASSWORD });
       await setSettings(t, { deny_multiple_sessions: 1 });
@@ -193,7 +193,11 @@ for (const dialect of testDialects()) {
         assertError(await login(other, user, PASSWORD, { ip }), 429, 'SecurityException');
 
         await setSettings(t, { max_file_size: 1 });
-        assertError(await postForm(other, uploadForm('big.bin', Buffer.alloc(Math.round(1.5 * MIB), 1)), { authorization: t.adminAuth }), 413, 'MaxFileSizeReachedError');
+        assertError(
+          await postForm(other, uploadForm('big.bin', Buffer.alloc(Math.round(1.5 * MIB), 1)), { authorization: t.adminAuth }),
+          413,
+          'MaxFileSizeReachedError',
+        );
       } finally {
         await other.close();
         await site.close();

@@ -9,9 +9,7 @@ import { assertRawError, firstAnswer, open } from '../helpers/raw-http.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 
 const BOUNDARY = 'fwcutboundary';
-const FILE_PART =
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="small.txt"\r\n` +
-  'Content-Type: text/plain\r\n\r\nsmall file\r\n';
+const FILE_PART = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="small.txt"\r\n` + 'Content-Type: text/plain\r\n\r\nsmall file\r\n';
 
 /** A whole request: `body` with the exact Content-Length, as `auth` (Guest without). */
 function uploadRequest(body: string, auth: string | undefined, path = '/api/method/upload_file'): string {

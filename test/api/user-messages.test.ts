@@ -60,10 +60,7 @@ for (const dialect of testDialects()) {
       assert.equal(typeof raw, 'string');
       const list = JSON.parse(raw) as unknown[];
       assert.ok(list.every((m) => typeof m === 'string'));
-      assert.deepEqual(decodeServerMessages(raw), [
-        { message: 'Hello Ann' },
-        { message: 'Saved', title: 'Done', indicator: 'green', alert: true },
-      ]);
+      assert.deepEqual(decodeServerMessages(raw), [{ message: 'Hello Ann' }, { message: 'Saved', title: 'Done', indicator: 'green', alert: true }]);
     });
 
     test('v2 answers carry messages as a list of objects', async () => {
@@ -93,7 +90,10 @@ for (const dialect of testDialects()) {
       assert.equal('messages' in readV2.json(), false);
       const failed = await callMethod(t, 'POST', 'msgtest.fail');
       assert.equal(failed.statusCode, 417);
-      assert.deepEqual(decodeErrorMessages(failed.json()._server_messages).map((m) => m.message), ['refused']);
+      assert.deepEqual(
+        decodeErrorMessages(failed.json()._server_messages).map((m) => m.message),
+        ['refused'],
+      );
     });
   });
 }

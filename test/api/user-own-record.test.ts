@@ -31,7 +31,10 @@ for (const dialect of testDialects()) {
         assert.equal(own.roles, undefined, 'roles are permlevel 1');
         assert.equal(own.user_type, undefined, 'user_type is permlevel 1');
         const listed = dataOf(await actAs(t, user, { method: 'GET', url: resourceUrl('User') + query({ limit_page_length: 0 }) }));
-        assert.deepEqual(listed.map((r: Json) => r.name), [user.name]);
+        assert.deepEqual(
+          listed.map((r: Json) => r.name),
+          [user.name],
+        );
       }
     });
 
@@ -49,11 +52,17 @@ for (const dialect of testDialects()) {
       const saved = dataOf(await actAs(t, plain, { method: 'PUT', url: resourceUrl('User', plain.name), body }));
       assert.equal(saved.full_name, 'Ada Lovelace');
       const after = await readDoc(t, 'User', plain.name);
-      assert.deepEqual(after.roles.map((r: Json) => r.role), before.roles.map((r: Json) => r.role));
+      assert.deepEqual(
+        after.roles.map((r: Json) => r.role),
+        before.roles.map((r: Json) => r.role),
+      );
       assert.equal(after.user_type, before.user_type);
       // Still no System Manager: the list of users is still only their own record.
       const listed = dataOf(await actAs(t, plain, { method: 'GET', url: resourceUrl('User') }));
-      assert.deepEqual(listed.map((r: Json) => r.name), [plain.name]);
+      assert.deepEqual(
+        listed.map((r: Json) => r.name),
+        [plain.name],
+      );
     });
 
     test('a user sets a new password on their own record and logs in with it', async () => {

@@ -38,7 +38,10 @@ for (const dialect of testDialects()) {
       assert.equal(doc.email, mixed.toLowerCase());
       assert.equal(doc.full_name, 'Jane Doe');
       assert.equal(doc.user_type, 'System User');
-      assert.deepEqual((doc.roles as Array<{ role: string }>).map((r) => r.role), ['System Manager']);
+      assert.deepEqual(
+        (doc.roles as Array<{ role: string }>).map((r) => r.role),
+        ['System Manager'],
+      );
       assert.ok(!('new_password' in doc), 'the password never comes back');
 
       const ok = await login(t.app, mixed, PASSWORD);
@@ -82,7 +85,10 @@ for (const dialect of testDialects()) {
         ),
       }));
       assert.equal(stored.user[0].new_password, null);
-      assert.deepEqual(stored.auth.map((r) => [r.fieldname, Number(r.encrypted)]), [['password', 0]]);
+      assert.deepEqual(
+        stored.auth.map((r) => [r.fieldname, Number(r.encrypted)]),
+        [['password', 0]],
+      );
       assert.match(stored.auth[0].password, /^scrypt\$/);
     });
 
@@ -132,7 +138,10 @@ for (const dialect of testDialects()) {
       assert.equal((made.json().data as Record<string, unknown>).name, role);
 
       const doc = await createUser(t, { email: email('role'), password: PASSWORD, roles: [role] });
-      assert.deepEqual((doc.roles as Array<{ role: string }>).map((r) => r.role), [role]);
+      assert.deepEqual(
+        (doc.roles as Array<{ role: string }>).map((r) => r.role),
+        [role],
+      );
 
       const refused = await t.request({
         method: 'POST',
@@ -159,7 +168,7 @@ for (const dialect of testDialects()) {
     });
     after(() => t.close());
 
-    test('a password change keeps the session that made it and ends the user\'s other sessions', async () => {
+    test("a password change keeps the session that made it and ends the user's other sessions", async () => {
       const address = email('self');
       await createUser(t, { email: address, password: PASSWORD, roles: ['System Manager'] });
       const mine = await sessionFor(t.app, address, PASSWORD);
@@ -237,7 +246,7 @@ for (const dialect of testDialects()) {
       assert.equal(await whoIs(t.app, cookie(first)), address);
     });
 
-    test('on: a login ends the user\'s other sessions and no one else\'s', async () => {
+    test("on: a login ends the user's other sessions and no one else's", async () => {
       const address = email('single');
       const bystander = email('bystander');
       await createUser(t, { email: address, password: PASSWORD });

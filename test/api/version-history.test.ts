@@ -1,16 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../helpers/dialects.js';
-import {
-  assertError,
-  createDocType,
-  dataOf,
-  insertDoc,
-  readDoc,
-  resourceUrl,
-  uniqueDocTypeName,
-  type Json,
-} from '../helpers/document-api.js';
+import { assertError, createDocType, dataOf, insertDoc, readDoc, resourceUrl, uniqueDocTypeName, type Json } from '../helpers/document-api.js';
 import { actAs, createRole, createUser, query, type ActingUser } from '../helpers/permission-users.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
 
@@ -120,7 +111,12 @@ for (const dialect of testDialects()) {
         ],
       });
       const [keep, drop] = doc.lines as Json[];
-      await save(doc.name, { lines: [{ item: 'new', qty: 9 }, { ...keep, qty: 5 }] });
+      await save(doc.name, {
+        lines: [
+          { item: 'new', qty: 9 },
+          { ...keep, qty: 5 },
+        ],
+      });
       const [version] = await versionsOf(TRACKED, doc.name);
       assert.deepEqual(version.data.changed, []);
       assert.deepEqual(version.data.row_changed, [['lines', 1, keep.name, [['qty', 1, 5]]]]);
@@ -163,9 +159,7 @@ for (const dialect of testDialects()) {
       let versionName: string;
       let todoVersion: string;
       const listAs = async (user: ActingUser): Promise<string[]> =>
-        (dataOf(await actAs(t, user, { method: 'GET', url: resourceUrl('Version') + query({ limit_page_length: 0 }) })) as Json[]).map(
-          (v) => v.name,
-        );
+        (dataOf(await actAs(t, user, { method: 'GET', url: resourceUrl('Version') + query({ limit_page_length: 0 }) })) as Json[]).map((v) => v.name);
 
       before(async () => {
         docName = (await insertDoc(t, TRACKED, { title: 'guarded' })).name;

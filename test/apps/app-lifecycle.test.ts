@@ -79,7 +79,12 @@ for (const dialect of testDialects()) {
       const v1 = await scratch.write(labelApp('labels', [{ fieldname: 'text', fieldtype: 'Data' }]));
       const name = await withView([v1], async (view) => (await insertDoc(view, 'Shelf Label', { text: 'Fiction' })).name);
       assert.ok(!(await columns(t.site, 'tabShelf Label')).includes('colour'));
-      const v2 = await scratch.write(labelApp('labels', [{ fieldname: 'text', fieldtype: 'Data' }, { fieldname: 'colour', fieldtype: 'Data' }]));
+      const v2 = await scratch.write(
+        labelApp('labels', [
+          { fieldname: 'text', fieldtype: 'Data' },
+          { fieldname: 'colour', fieldtype: 'Data' },
+        ]),
+      );
       await withView([v2], async (view) => {
         assert.ok((await columns(view.site, 'tabShelf Label')).includes('colour'));
         const stored = await readDoc(view, 'Shelf Label', name);
@@ -100,14 +105,18 @@ for (const dialect of testDialects()) {
         },
       };`);
       await withView([guard], async (view) => {
-        const refused = assertError(await view.request({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'the secret plan' } }), 417, 'ValidationError');
+        const refused = assertError(
+          await view.request({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'the secret plan' } }),
+          417,
+          'ValidationError',
+        );
         assert.deepEqual(serverMessages(refused), ['ToDos may not mention secrets']);
         assertError(await view.request({ method: 'POST', url: resourceUrl('ToDo'), body: {} }), 417, 'MandatoryError');
         assert.equal((await view.request({ method: 'POST', url: resourceUrl('ToDo'), body: { description: 'an open plan' } })).statusCode, 200);
       });
     });
 
-    test("an app reads and saves a Single through api.documents as any document: System Settings", async () => {
+    test('an app reads and saves a Single through api.documents as any document: System Settings', async () => {
       const settingsApp = await scratch.write(`export default {
         name: 'tuner',
         register(api) {
@@ -143,7 +152,11 @@ for (const dialect of testDialects()) {
     });
 
     const broken: Array<[string, () => Promise<string>, RegExp]> = [
-      ['a module that does not exist', async () => './apps/missing/index.js', /App "\.\/apps\/missing\/index\.js" \(site_config\.json "apps"\) cannot be found: no file or folder .*missing/],
+      [
+        'a module that does not exist',
+        async () => './apps/missing/index.js',
+        /App "\.\/apps\/missing\/index\.js" \(site_config\.json "apps"\) cannot be found: no file or folder .*missing/,
+      ],
       [
         'a method path outside the app namespace',
         () => scratch.write(`export default { name: 'stats', register(api) { api.methods.register('reports.get_stats', async () => 1); } };`),

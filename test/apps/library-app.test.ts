@@ -99,7 +99,10 @@ for (const dialect of testDialects()) {
       assert.equal(lent.status, 'Lent');
       const stored = await readDoc(t, 'Book', emma.name);
       assert.equal(stored.lent_to, reader.name);
-      assert.deepEqual(stored.loans.map((l: Json) => [l.lent_to, typeof l.lent_on, l.returned_on ?? null]), [[reader.name, 'string', null]]);
+      assert.deepEqual(
+        stored.loans.map((l: Json) => [l.lent_to, typeof l.lent_on, l.returned_on ?? null]),
+        [[reader.name, 'string', null]],
+      );
       assert.ok(!(messageOf(await callMethod(t, 'GET', 'library.api.available_books')) as string[]).includes('Emma'));
       const again = assertError(await callMethod(t, 'POST', 'library.api.lend', { book: emma.name, user: manager.name }), 417, 'ValidationError');
       assert.deepEqual(serverMessages(again), [`Emma is already lent to ${reader.name}`]);

@@ -42,7 +42,10 @@ test('the quick benchmark runs every scenario on fw and the baseline without a f
     const [size] = run.sizes;
     assert.ok(size.rows >= 200, `rows: ${size.rows}`);
     assert.deepEqual(size.listRows, { fw: 20, baseline: 20 }, 'both servers list the same full page');
-    assert.deepEqual(size.scenarios.map((s) => s.id), SCENARIOS.map((s) => s.id));
+    assert.deepEqual(
+      size.scenarios.map((s) => s.id),
+      SCENARIOS.map((s) => s.id),
+    );
     for (const s of size.scenarios) {
       assert.equal(s.skipped, undefined, `${s.id} skipped: ${s.skipped}`);
       for (const side of [s.fw, s.baseline]) {

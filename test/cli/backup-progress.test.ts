@@ -107,7 +107,7 @@ describe('node bin/fw.js backup of a read-only SQLite site', () => {
     const restored = await runBin(['restore', archive, '--site', copy]);
     assert.equal(restored.code, 0, restored.stderr);
     const probe = await withSite(copy, (site) =>
-      site.db.read((q) => q.all<{ value: string }>({ sql: "select value from \"__fw_state\" where key = 'backup_probe'", parameters: [] })),
+      site.db.read((q) => q.all<{ value: string }>({ sql: 'select value from "__fw_state" where key = \'backup_probe\'', parameters: [] })),
     );
     assert.deepEqual(probe, [{ value: 'kept' }]);
   });

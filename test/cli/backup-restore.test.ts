@@ -62,7 +62,10 @@ for (const dialect of testDialects()) {
         const dune = await site.read(ADMIN, (ctx) => site.documents.get(ctx, BOOK, 'Dune'));
         assert.equal(dune.pages, 412);
         const todos = await site.db.read((q) => q.all<{ description: string }>(site.db.dialect.builder.selectFrom('tabToDo').select('description').compile()));
-        assert.deepEqual(todos.map((t) => t.description), ['water the plants']);
+        assert.deepEqual(
+          todos.map((t) => t.description),
+          ['water the plants'],
+        );
       });
       assert.equal(await readFile(join(target, 'public', 'files', 'hello.txt'), 'utf8'), 'public hello');
       assert.equal(await readFile(join(target, 'private', 'files', 'reports', 'q1.txt'), 'utf8'), 'private report');

@@ -43,7 +43,7 @@ for (const dialect of testDialects()) {
       await s3?.close();
     });
 
-    test('the backup holds the bucket\'s files in the folders a local site has', async () => {
+    test("the backup holds the bucket's files in the folders a local site has", async () => {
       const run = await runCli(['backup', '--site', t.site.paths.root, '--out', archive]);
       assert.equal(run.code, 0, run.err);
       const { stdout } = await promisify(execFile)('tar', ['-tzf', archive]);

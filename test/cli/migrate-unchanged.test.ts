@@ -48,9 +48,7 @@ for (const dialect of testDialects()) {
 
     test('a stored built-in definition that differs from the shipped one is rewritten, and the version moves', async () => {
       await withSite(dir, (site) =>
-        site.db.transaction((q) =>
-          q.run(site.db.dialect.builder.updateTable('tabDocField').set({ label: 'Tampered' }).where('parent', '=', 'ToDo').compile()),
-        ),
+        site.db.transaction((q) => q.run(site.db.dialect.builder.updateTable('tabDocField').set({ label: 'Tampered' }).where('parent', '=', 'ToDo').compile())),
       );
       const before = await withSite(dir, snapshot);
       const run = await runBin(['migrate', '--site', dir]);
@@ -58,12 +56,17 @@ for (const dialect of testDialects()) {
       const after = await withSite(dir, snapshot);
       assert.notEqual(after.version, before.version);
       const labels = await withSite(dir, (site) =>
-        site.db.read((q) => q.all<{ label: string | null }>(site.db.dialect.builder.selectFrom('tabDocField').select('label').where('parent', '=', 'ToDo').compile())),
+        site.db.read((q) =>
+          q.all<{ label: string | null }>(site.db.dialect.builder.selectFrom('tabDocField').select('label').where('parent', '=', 'ToDo').compile()),
+        ),
       );
       assert.ok(labels.every((l) => l.label !== 'Tampered'));
       // Only ToDo was rewritten.
       const changed = after.doctypes.filter((d, i) => JSON.stringify(d) !== JSON.stringify(before.doctypes[i]));
-      assert.deepEqual(changed.map((d) => (d as { name: string }).name), ['ToDo']);
+      assert.deepEqual(
+        changed.map((d) => (d as { name: string }).name),
+        ['ToDo'],
+      );
     });
   });
 }

@@ -51,9 +51,7 @@ for (const dialect of testDialects()) {
     });
 
     test("brings back a custom DocType's column missing from its table, keeping the rows", async () => {
-      await withSite(dir, (site) =>
-        site.db.transaction((q) => q.run({ sql: `alter table "tab${BOOK}" drop column "pages"`, parameters: [] })),
-      );
+      await withSite(dir, (site) => site.db.transaction((q) => q.run({ sql: `alter table "tab${BOOK}" drop column "pages"`, parameters: [] })));
       const result = await runCli(['migrate', '--site', dir]);
       assert.equal(result.code, 0, result.err);
       await withSite(dir, async (site) => {
@@ -63,11 +61,14 @@ for (const dialect of testDialects()) {
       });
     });
 
-    test("syncs the apps site_config.json lists and names them in its report", async () => {
+    test('syncs the apps site_config.json lists and names them in its report', async () => {
       const appsDir = await scratch.folder('apps');
       await mkdir(appsDir, { recursive: true });
       const second = join(appsDir, 'shelf.mjs');
-      await writeFile(second, `export default ${JSON.stringify({ name: 'shelf', doctypes: [{ name: 'Shelf Tag', fields: [{ fieldname: 'tag', label: 'Tag', fieldtype: 'Data' }] }] })};`);
+      await writeFile(
+        second,
+        `export default ${JSON.stringify({ name: 'shelf', doctypes: [{ name: 'Shelf Tag', fields: [{ fieldname: 'tag', label: 'Tag', fieldtype: 'Data' }] }] })};`,
+      );
       const config = sitePaths(dir).config;
       const original = await readFile(config, 'utf8');
       await writeFile(config, JSON.stringify({ ...JSON.parse(original), apps: [LIBRARY_APP, second] }));

@@ -57,8 +57,13 @@ if (postgres) {
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, new RegExp(`Created the PostgreSQL database .*/${name}`));
       assert.ok(await databaseExists(name));
-      const users = await withSite(dir, (site) => site.db.read((q) => q.all<{ name: string }>({ sql: 'select name from "tabUser" order by name', parameters: [] })));
-      assert.deepEqual(users.map((u) => u.name), ['Administrator', 'Guest']);
+      const users = await withSite(dir, (site) =>
+        site.db.read((q) => q.all<{ name: string }>({ sql: 'select name from "tabUser" order by name', parameters: [] })),
+      );
+      assert.deepEqual(
+        users.map((u) => u.name),
+        ['Administrator', 'Guest'],
+      );
     });
 
     test('a role that may not is told the exact createdb to run, and nothing is created', async () => {
@@ -71,10 +76,7 @@ if (postgres) {
       const run = await runBin(['new-site', dir, '--db', urlFor(name, role)]);
       assert.equal(run.code, 1, run.stdout);
       const host = new URL(ADMIN_URL);
-      assert.ok(
-        run.stderr.includes(`createdb --host=${host.hostname} --port=${host.port || '5432'} --owner=${role} ${name}`),
-        run.stderr,
-      );
+      assert.ok(run.stderr.includes(`createdb --host=${host.hostname} --port=${host.port || '5432'} --owner=${role} ${name}`), run.stderr);
       assert.match(run.stderr, /permission denied/);
       assert.equal(await databaseExists(name), false);
       await assert.rejects(stat(dir));

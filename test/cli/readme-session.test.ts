@@ -133,7 +133,12 @@ for (const dialect of testDialects()) {
       assert.equal(again.json().exc_type, 'DuplicateEntryError');
 
       const manager = await createUser(t, 'manager@example.com', { roles: ['System Manager'] });
-      const created = await t.request({ method: 'POST', url: '/api/resource/Book', body: { title: 'Dune', pages: 412 }, headers: { authorization: manager.auth } });
+      const created = await t.request({
+        method: 'POST',
+        url: '/api/resource/Book',
+        body: { title: 'Dune', pages: 412 },
+        headers: { authorization: manager.auth },
+      });
       assert.equal(created.statusCode, 200, created.body);
       const reader = await createUser(t, 'reader@example.com');
       const refused = await t.request({ method: 'GET', url: '/api/resource/Book/Dune', headers: { authorization: reader.auth } });

@@ -44,8 +44,7 @@ for (const dialect of testDialects()) {
     let admin: WireAdmin;
 
     const call = (c: HttpCall): Promise<HttpAnswer> => httpCall(serve!.baseUrl, c);
-    const asAdmin = (c: HttpCall): Promise<HttpAnswer> =>
-      call({ ...c, headers: { authorization: admin.authorization, ...c.headers } });
+    const asAdmin = (c: HttpCall): Promise<HttpAnswer> => call({ ...c, headers: { authorization: admin.authorization, ...c.headers } });
     const createDocType = async (name: string, extra: Record<string, unknown> = {}) => {
       const res = await asAdmin({
         method: 'POST',
@@ -54,8 +53,7 @@ for (const dialect of testDialects()) {
       });
       assert.equal(res.status, 200, res.text);
     };
-    const insert = (doctype: string, title: string) =>
-      asAdmin({ method: 'POST', path: `/api/resource/${encodeURIComponent(doctype)}`, body: { title } });
+    const insert = (doctype: string, title: string) => asAdmin({ method: 'POST', path: `/api/resource/${encodeURIComponent(doctype)}`, body: { title } });
     const listAll = async (doctype: string): Promise<{ name: string; title: string }[]> => {
       const query = `fields=${encodeURIComponent('["name","title"]')}&limit_page_length=0`;
       const res = await asAdmin({ method: 'GET', path: `/api/resource/${encodeURIComponent(doctype)}?${query}` });
@@ -94,9 +92,7 @@ for (const dialect of testDialects()) {
       const since = Date.now();
       await createDocType(doctype);
       const answers = await inParallel(20, 1, (i) =>
-        i % 2 === 0
-          ? insert(doctype, `note ${i}`)
-          : asAdmin({ method: 'GET', path: `/api/resource/${encodeURIComponent(doctype)}` }),
+        i % 2 === 0 ? insert(doctype, `note ${i}`) : asAdmin({ method: 'GET', path: `/api/resource/${encodeURIComponent(doctype)}` }),
       );
       for (const res of answers) assert.equal(res.status, 200, res.text);
       assert.equal((await listAll(doctype)).length, 10);
@@ -109,9 +105,7 @@ for (const dialect of testDialects()) {
     });
 
     test('a session started by one login is honoured by every worker', async () => {
-      const answers = await inParallel(20, 1, () =>
-        call({ method: 'GET', path: '/api/method/fw.auth.get_logged_user', headers: { cookie: admin.cookie } }),
-      );
+      const answers = await inParallel(20, 1, () => call({ method: 'GET', path: '/api/method/fw.auth.get_logged_user', headers: { cookie: admin.cookie } }));
       for (const res of answers) {
         assert.equal(res.status, 200, res.text);
         assert.equal(res.json().message, 'Administrator');
@@ -256,8 +250,14 @@ describe('fw serve without --workers', () => {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json(), { message: 'ok' });
     const pid = serve!.child.pid;
-    assert.ok(serve!.logs().every((l) => l.pid === pid), 'no other process logged: nothing was forked');
+    assert.ok(
+      serve!.logs().every((l) => l.pid === pid),
+      'no other process logged: nothing was forked',
+    );
     assert.deepEqual(await serve!.stop('SIGTERM', 20_000), { code: 0, signal: null });
-    assert.ok(serve!.logs().some((l) => l.msg === 'stopped'), 'the site was closed');
+    assert.ok(
+      serve!.logs().some((l) => l.msg === 'stopped'),
+      'the site was closed',
+    );
   });
 });

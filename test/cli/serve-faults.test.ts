@@ -35,9 +35,7 @@ describe('fw serve refuses to start', () => {
       { site: join(dir, 'usage-word'), flag: ['--workers=many'], env: {} },
       { site: join(dir, 'usage-env'), flag: [], env: { FW_WORKERS: 'lots' } },
     ];
-    const results = await Promise.all(
-      runs.map((r) => runFw(['serve', '--site', r.site, '--port', '0', ...r.flag], { env: r.env })),
-    );
+    const results = await Promise.all(runs.map((r) => runFw(['serve', '--site', r.site, '--port', '0', ...r.flag], { env: r.env })));
     for (const [i, result] of results.entries()) {
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /--workers must be a whole number from 1 to \d+, or "auto"/);

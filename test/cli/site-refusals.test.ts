@@ -63,7 +63,10 @@ describe('node bin/fw.js: a broken or misspelt site_config.json', () => {
     const dir = await scratch.site('site');
     const config = sitePaths(dir).config;
     const original = JSON.parse(await readFile(config, 'utf8')) as Record<string, unknown>;
-    await writeFile(config, `{\n  "db_url": ${JSON.stringify(original.db_url)},\n  "encryption_key": "${String(original.encryption_key)}"\n  "time_zone": "UTC"\n}\n`);
+    await writeFile(
+      config,
+      `{\n  "db_url": ${JSON.stringify(original.db_url)},\n  "encryption_key": "${String(original.encryption_key)}"\n  "time_zone": "UTC"\n}\n`,
+    );
     for (const command of [['migrate'], ['backup'], ['user', 'keys', 'Administrator']]) {
       const run = await runBin([...command, '--site', dir]);
       assert.equal(run.code, 1, command.join(' '));

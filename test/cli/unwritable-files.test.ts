@@ -38,7 +38,10 @@ for (const dialect of testDialects()) {
         const out = outputOf(child);
         try {
           await out.waitFor(/Server listening at/, 60_000);
-          assert.match(out.text(), new RegExp(`warning: ${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be written .*uploads will be refused with 503`));
+          assert.match(
+            out.text(),
+            new RegExp(`warning: ${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be written .*uploads will be refused with 503`),
+          );
           const base = `http://127.0.0.1:${port}`;
           // Staging goes to private/files: with only public/files broken, private uploads still work.
           for (const isPrivate of [false, true]) {
@@ -60,7 +63,10 @@ for (const dialect of testDialects()) {
           assert.equal(await stopChild(child, 'SIGTERM'), 0);
         }
         // Nothing half-written was left next to the site.
-        assert.deepEqual((await readdir(sitePaths(dir).root)).filter((f) => f.startsWith('.upload-')), []);
+        assert.deepEqual(
+          (await readdir(sitePaths(dir).root)).filter((f) => f.startsWith('.upload-')),
+          [],
+        );
       });
     }
   });

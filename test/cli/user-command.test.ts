@@ -50,8 +50,7 @@ for (const dialect of testDialects()) {
     let t: TestSite;
     let site: string;
     /** `fw user <args> --site <the test site>` */
-    const user = (args: string[], env: Record<string, string | undefined> = {}) =>
-      run(['user', ...args, '--site', site], { ...NO_ENV, ...env });
+    const user = (args: string[], env: Record<string, string | undefined> = {}) => run(['user', ...args, '--site', site], { ...NO_ENV, ...env });
     const added = async (tag: string, password = 'cli-Secret-1', extra: string[] = []) => {
       const address = email(tag);
       const res = await user(['add', address, '--password', password, ...extra]);
@@ -116,7 +115,7 @@ for (const dialect of testDialects()) {
       assert.equal((await t.request({ method: 'GET', url: `/api/resource/User/${address}` })).statusCode, 404);
     });
 
-    test('set-password changes the password and ends the user\'s sessions', async () => {
+    test("set-password changes the password and ends the user's sessions", async () => {
       const address = await added('setpw');
       const sid = await sessionFor(t.app, address, 'cli-Secret-1');
       const res = await user(['set-password', address, '--password', 'new-Secret-4']);

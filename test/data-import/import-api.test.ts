@@ -7,17 +7,7 @@ import { testDialects } from '../helpers/dialects.js';
 import { readDoc, storedCount, type Json } from '../helpers/document-api.js';
 import { callMethod, messageOf } from '../helpers/method-calls.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
-import {
-  API_MODULE,
-  createDataImport,
-  createImportFixtures,
-  importStatus,
-  MODULE,
-  ORDER,
-  preview,
-  storedTitles,
-  uploadImportFile,
-} from './import-fixtures.js';
+import { API_MODULE, createDataImport, createImportFixtures, importStatus, MODULE, ORDER, preview, storedTitles, uploadImportFile } from './import-fixtures.js';
 
 /**
  * A UTF-8 file with a BOM: a document with two child rows (the second row continues the first),
@@ -69,26 +59,47 @@ for (const dialect of testDialects()) {
       const file = await uploadImportFile(t, 'orders.csv', ORDERS_CSV);
       const name = await createDataImport(t, { reference_doctype: ORDER, import_file: file });
       assert.equal(messageOf(await callMethod(t, 'POST', `${MODULE}.form_start_import`, { data_import: name })), true);
-      assert.equal(messageOf(await callMethod(t, 'POST', `${API_MODULE}.form_start_import`, { data_import: name })), false, 'a second start while one is queued is refused');
+      assert.equal(
+        messageOf(await callMethod(t, 'POST', `${API_MODULE}.form_start_import`, { data_import: name })),
+        false,
+        'a second start while one is queued is refused',
+      );
       assert.equal((await importStatus(t, name)).running, true);
       await worker.runDue();
       assert.deepEqual(await importStatus(t, name), { status: 'Partial Success', success: 2, failed: 2, total_records: 4, running: false });
       assert.deepEqual(await storedTitles(t), ['Café order', 'Third']);
 
       const logs: Json[] = messageOf(await callMethod(t, 'GET', `${MODULE}.get_import_logs`, { data_import: name }));
-      assert.deepEqual(logs.map((l) => [l.log_index, l.success, JSON.parse(l.row_indexes)]), [[0, 1, [2, 3]], [1, 0, [4]], [2, 0, [5]], [3, 1, [6]]]);
+      assert.deepEqual(
+        logs.map((l) => [l.log_index, l.success, JSON.parse(l.row_indexes)]),
+        [
+          [0, 1, [2, 3]],
+          [1, 0, [4]],
+          [2, 0, [5]],
+          [3, 1, [6]],
+        ],
+      );
       assert.match(logs[1]!.exception, /Maybe/);
       const order = await readDoc(t, ORDER, logs[0]!.docname);
       assert.equal(order.due, '2024-01-31');
       assert.equal(order.active, 1);
       assert.equal(order.amount, 12.5);
-      assert.deepEqual(order.lines.map((l: Json) => [l.item, l.qty, l.delivery]), [['apple', 2, '2024-02-01'], ['pear', 3, '2024-02-03']]);
+      assert.deepEqual(
+        order.lines.map((l: Json) => [l.item, l.qty, l.delivery]),
+        [
+          ['apple', 2, '2024-02-01'],
+          ['pear', 3, '2024-02-03'],
+        ],
+      );
 
       const errored = await callMethod(t, 'GET', `${MODULE}.download_errored_template`, { data_import_name: name });
       assert.equal(errored.statusCode, 200, errored.body);
       assert.match(String(errored.headers['content-disposition']), /^attachment;/);
       const rows = parse(errored.body) as string[][];
-      assert.deepEqual(rows.map((r) => r[1]), ['Title', 'Bad status', '']);
+      assert.deepEqual(
+        rows.map((r) => r[1]),
+        ['Title', 'Bad status', ''],
+      );
 
       // Started again: the failures are tried again (and fail again), the successes are skipped.
       assert.equal(messageOf(await callMethod(t, 'POST', `${MODULE}.form_start_import`, { data_import: name })), true);
@@ -121,7 +132,10 @@ for (const dialect of testDialects()) {
       const name = await createDataImport(t, { reference_doctype: ORDER, import_file: file, template_options: JSON.stringify({ column_to_field_map: {} }) });
       const before = await storedCount(t, ORDER);
       assert.equal(messageOf(await callMethod(t, 'POST', `${MODULE}.form_start_import`, { data_import: name })), true);
-      assert.deepEqual(messageOf(await callMethod(t, 'POST', `${MODULE}.stop_data_import`, { doc_name: name })), { status: 'success', message: 'Job stopped successfully' });
+      assert.deepEqual(messageOf(await callMethod(t, 'POST', `${MODULE}.stop_data_import`, { doc_name: name })), {
+        status: 'success',
+        message: 'Job stopped successfully',
+      });
       await worker.runDue();
       assert.equal(await storedCount(t, ORDER), before, 'the stopped import wrote nothing');
       assert.equal((await importStatus(t, name)).status, 'Error');
@@ -130,9 +144,13 @@ for (const dialect of testDialects()) {
       assert.match(String(again.json()._server_messages), /Job is not running/);
     });
 
-    test("a heading mapped to \"Don't Import\" in template_options is skipped with an info warning", async () => {
+    test('a heading mapped to "Don\'t Import" in template_options is skipped with an info warning', async () => {
       const file = await uploadImportFile(t, 'mapped.csv', 'Title,Status\nMapped,Nonsense\n');
-      const name = await createDataImport(t, { reference_doctype: ORDER, import_file: file, template_options: JSON.stringify({ column_to_field_map: { Status: "Don't Import" } }) });
+      const name = await createDataImport(t, {
+        reference_doctype: ORDER,
+        import_file: file,
+        template_options: JSON.stringify({ column_to_field_map: { Status: "Don't Import" } }),
+      });
       const answer = await preview(t, name);
       assert.deepEqual(answer.warnings, [{ col: 2, message: 'Column Status is set not to be imported', type: 'info' }]);
       assert.equal(answer.columns[1].skip_import, true);

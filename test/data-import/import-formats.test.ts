@@ -49,7 +49,13 @@ for (const dialect of testDialects()) {
       const order = await readDoc(t, ORDER, log!.docname);
       assert.equal(order.due, '2024-01-31');
       assert.equal(order.amount, 7.25);
-      assert.deepEqual(order.lines.map((l: Json) => [l.item, l.qty, l.delivery]), [['plum', 5, '2024-02-29'], ['lime', 6, undefined]]);
+      assert.deepEqual(
+        order.lines.map((l: Json) => [l.item, l.qty, l.delivery]),
+        [
+          ['plum', 5, '2024-02-29'],
+          ['lime', 6, undefined],
+        ],
+      );
     });
 
     test('download_template answers the reference headings, child-table columns included, as CSV and as Excel', async () => {
@@ -74,7 +80,11 @@ for (const dialect of testDialects()) {
 
     test('a template with records round-trips: Update Existing Records changes the documents it names', async () => {
       const doc = await insertDoc(t, ORDER, { title: 'To update', status: 'Open', lines: [{ item: 'old' }] });
-      const filled = await callMethod(t, 'GET', `${MODULE}.download_template`, { doctype: ORDER, export_records: 'by_filter', export_filters: { title: 'To update' } });
+      const filled = await callMethod(t, 'GET', `${MODULE}.download_template`, {
+        doctype: ORDER,
+        export_records: 'by_filter',
+        export_filters: { title: 'To update' },
+      });
       const rows = parse(filled.body) as string[][];
       assert.equal(rows.length, 2);
       assert.equal(rows[1]![0], doc.name);
@@ -89,7 +99,11 @@ for (const dialect of testDialects()) {
       assert.equal((await importStatus(t, name)).status, 'Success');
       const updated = await readDoc(t, ORDER, doc.name);
       assert.equal(updated.status, 'Closed');
-      assert.deepEqual(updated.lines.map((l: Json) => [l.name, l.item]), [[doc.lines[0].name, 'new']], 'the child row kept its ID');
+      assert.deepEqual(
+        updated.lines.map((l: Json) => [l.name, l.item]),
+        [[doc.lines[0].name, 'new']],
+        'the child row kept its ID',
+      );
     });
 
     test('bad arguments answer 4xx, never 500', async () => {

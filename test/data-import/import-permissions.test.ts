@@ -26,8 +26,16 @@ for (const dialect of testDialects()) {
       t = await startTestSite(dialect);
       worker = new JobWorker(t.site.jobs, { units: siteJobUnits(t.site) });
       await createRole(t, 'Importer');
-      await createDocType(t, { name: LOCKED, fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }], permissions: [{ role: 'System Manager', create: 0, write: 0, delete: 0 }] });
-      await createDocType(t, { name: NOTE, fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }], permissions: [{ role: 'System Manager' }, { role: 'Importer' }] });
+      await createDocType(t, {
+        name: LOCKED,
+        fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }],
+        permissions: [{ role: 'System Manager', create: 0, write: 0, delete: 0 }],
+      });
+      await createDocType(t, {
+        name: NOTE,
+        fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }],
+        permissions: [{ role: 'System Manager' }, { role: 'Importer' }],
+      });
       manager = await createUser(t, 'manager@example.com', { roles: ['System Manager'] });
       mallory = await createUser(t, 'mallory@example.com', { roles: ['Importer'] });
       victim = await createUser(t, 'victim@example.com', { roles: ['Importer'] });
@@ -60,17 +68,56 @@ for (const dialect of testDialects()) {
       const secret = await uploadImportFile(t, 'victim-secret.csv', 'Title\nconfidential figures\n', as(victim));
       const own = await uploadImportFile(t, 'mallory.csv', 'Title\nharmless\n', as(mallory));
       const name = await createDataImport(t, { reference_doctype: NOTE, import_file: own });
-      dataOf(await t.request({ method: 'POST', url: '/api/resource/DocShare', body: { share_doctype: 'Data Import', share_name: name, user: mallory.name, read: 1, write: 1 } }));
-      const changed = await t.request({ method: 'PUT', url: `/api/resource/Data Import/${name}`, body: { import_file: secret }, headers: { authorization: mallory.auth }, anonymous: true });
+      dataOf(
+        await t.request({
+          method: 'POST',
+          url: '/api/resource/DocShare',
+          body: { share_doctype: 'Data Import', share_name: name, user: mallory.name, read: 1, write: 1 },
+        }),
+      );
+      const changed = await t.request({
+        method: 'PUT',
+        url: `/api/resource/Data Import/${name}`,
+        body: { import_file: secret },
+        headers: { authorization: mallory.auth },
+        anonymous: true,
+      });
       assert.equal(changed.statusCode, 200, changed.body);
       const notesBefore = await storedCount(t, NOTE);
-      const previewed = await t.request({ method: 'POST', url: `/api/method/${MODULE}.get_preview_from_template`, body: { data_import: name }, headers: { authorization: mallory.auth }, anonymous: true });
+      const previewed = await t.request({
+        method: 'POST',
+        url: `/api/method/${MODULE}.get_preview_from_template`,
+        body: { data_import: name },
+        headers: { authorization: mallory.auth },
+        anonymous: true,
+      });
       assertError(previewed, 403, 'PermissionError');
       assert.doesNotMatch(previewed.body, /confidential/);
-      const viaArg = await t.request({ method: 'POST', url: `/api/method/${MODULE}.get_preview_from_template`, body: { data_import: name, import_file: secret }, headers: { authorization: mallory.auth }, anonymous: true });
+      const viaArg = await t.request({
+        method: 'POST',
+        url: `/api/method/${MODULE}.get_preview_from_template`,
+        body: { data_import: name, import_file: secret },
+        headers: { authorization: mallory.auth },
+        anonymous: true,
+      });
       assertError(viaArg, 403, 'PermissionError');
-      assertError(await t.request({ method: 'POST', url: `/api/method/${MODULE}.form_start_import`, body: { data_import: name }, headers: { authorization: mallory.auth }, anonymous: true }), 403, 'PermissionError');
-      const errored = await t.request({ method: 'GET', url: `/api/method/${MODULE}.download_errored_template?data_import_name=${name}`, headers: { authorization: mallory.auth }, anonymous: true });
+      assertError(
+        await t.request({
+          method: 'POST',
+          url: `/api/method/${MODULE}.form_start_import`,
+          body: { data_import: name },
+          headers: { authorization: mallory.auth },
+          anonymous: true,
+        }),
+        403,
+        'PermissionError',
+      );
+      const errored = await t.request({
+        method: 'GET',
+        url: `/api/method/${MODULE}.download_errored_template?data_import_name=${name}`,
+        headers: { authorization: mallory.auth },
+        anonymous: true,
+      });
       assertError(errored, 403, 'PermissionError');
       assert.equal(await worker.runDue(), 0);
       assert.equal(await storedCount(t, NOTE), notesBefore);
@@ -79,7 +126,11 @@ for (const dialect of testDialects()) {
     test('Guest and users who may not read the import are refused', async () => {
       const file = await uploadImportFile(t, 'guest.csv', 'Title\nx\n');
       const name = await createDataImport(t, { reference_doctype: NOTE, import_file: file });
-      assertError(await t.request({ method: 'POST', url: `/api/method/${MODULE}.form_start_import`, body: { data_import: name }, anonymous: true }), 403, 'PermissionError');
+      assertError(
+        await t.request({ method: 'POST', url: `/api/method/${MODULE}.form_start_import`, body: { data_import: name }, anonymous: true }),
+        403,
+        'PermissionError',
+      );
       assertError(await callMethod(t, 'GET', `${MODULE}.get_import_status`, { data_import_name: name }, victim.auth), 403, 'PermissionError');
       assertError(await callMethod(t, 'POST', `${MODULE}.stop_data_import`, { doc_name: name }, victim.auth), 403, 'PermissionError');
       assert.equal(await worker.runDue(), 0);

@@ -62,7 +62,11 @@ for (const dialect of testDialects()) {
       const upload = await fetch(`${first.baseUrl}/api/method/upload_file`, { method: 'POST', headers, body: form });
       assert.equal(upload.status, 200, await upload.clone().text());
       const fileUrl = ((await upload.json()) as { message: { file_url: string } }).message.file_url;
-      const made = await call(first.baseUrl, 'POST', '/api/resource/Data Import', { reference_doctype: BULK, import_type: 'Insert New Records', import_file: fileUrl });
+      const made = await call(first.baseUrl, 'POST', '/api/resource/Data Import', {
+        reference_doctype: BULK,
+        import_type: 'Insert New Records',
+        import_file: fileUrl,
+      });
       assert.equal(made.status, 200, made.text);
       const name = (made.json().data as { name: string }).name;
 
@@ -89,15 +93,26 @@ for (const dialect of testDialects()) {
       assert.equal(before.status, 'Pending');
       assert.ok(before.success < ROWS, `killed in the middle (${before.success} of ${ROWS} written)`);
       // The killed slice's lease runs out (its 30 s timeout plus the worker's 30 s margin), then the import goes on.
-      const done = await eventually(async () => {
-        const s = await status(second.baseUrl);
-        return s.status === 'Pending' ? undefined : s;
-      }, 240_000, 'the import to finish');
-      assert.deepEqual({ status: done.status, success: done.success, failed: done.failed, total: done.total_records }, { status: 'Success', success: ROWS, failed: 0, total: ROWS });
+      const done = await eventually(
+        async () => {
+          const s = await status(second.baseUrl);
+          return s.status === 'Pending' ? undefined : s;
+        },
+        240_000,
+        'the import to finish',
+      );
+      assert.deepEqual(
+        { status: done.status, success: done.success, failed: done.failed, total: done.total_records },
+        { status: 'Success', success: ROWS, failed: 0, total: ROWS },
+      );
 
       const counted = await call(second.baseUrl, 'GET', `/api/method/frappe.client.get_count?doctype=${encodeURIComponent(BULK)}`);
       assert.equal(counted.json().message, ROWS, 'every row once, none twice');
-      const titles = await call(second.baseUrl, 'GET', `/api/resource/${encodeURIComponent(BULK)}?fields=${encodeURIComponent('["title"]')}&limit_page_length=0`);
+      const titles = await call(
+        second.baseUrl,
+        'GET',
+        `/api/resource/${encodeURIComponent(BULK)}?fields=${encodeURIComponent('["title"]')}&limit_page_length=0`,
+      );
       assert.equal(titles.status, 200, titles.text);
       assert.equal(new Set((titles.json().data as { title: string }[]).map((r) => r.title)).size, ROWS);
       const logs = await call(second.baseUrl, 'GET', `/api/method/frappe.client.get_count?doctype=${encodeURIComponent('Data Import Log')}`);

@@ -41,16 +41,31 @@ for (const dialect of testDialects()) {
       db = await dialect.createUrl();
       const made = await runBin(['new-site', dir, '--db', db.url, '--admin-password', PASSWORD]);
       assert.equal(made.code, 0, made.stderr);
-      server = spawn(process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=64', join(REPO, 'bin', 'fw.js'), 'serve', '--site', dir, '--port', '0', '--workers', '1'], {
-        cwd: REPO,
-        env: { ...process.env, FW_LOG_FORMAT: 'json' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      server = spawn(
+        process.execPath,
+        ['--max-semi-space-size=4', '--max-old-space-size=64', join(REPO, 'bin', 'fw.js'), 'serve', '--site', dir, '--port', '0', '--workers', '1'],
+        {
+          cwd: REPO,
+          env: { ...process.env, FW_LOG_FORMAT: 'json' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       const listening = await outputOf(server).waitFor(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/, 60_000);
       base = listening[1];
-      const login = await fetch(`${base}/api/method/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ usr: 'Administrator', pwd: PASSWORD }) });
-      const cookie = login.headers.getSetCookie().find((c) => c.startsWith('sid='))!.split(';')[0];
-      const keys = await fetch(`${base}/api/method/fw.core.doctype.user.user.generate_keys`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'Administrator' }) });
+      const login = await fetch(`${base}/api/method/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ usr: 'Administrator', pwd: PASSWORD }),
+      });
+      const cookie = login.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('sid='))!
+        .split(';')[0];
+      const keys = await fetch(`${base}/api/method/fw.core.doctype.user.user.generate_keys`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ user: 'Administrator' }),
+      });
       const { api_key, api_secret } = ((await keys.json()) as { message: { api_key: string; api_secret: string } }).message;
       auth = `token ${api_key}:${api_secret}`;
       const created = await fetch(`${base}/api/resource/DocType`, {
@@ -78,9 +93,14 @@ for (const dialect of testDialects()) {
 
     for (const format of ['CSV', 'Excel'] as const) {
       test(`${format}: every row arrives and the server's peak memory stays under ${PEAK_RSS_MIB} MiB`, async () => {
-        const res = await fetch(base + '/api/method/frappe.desk.reportview.export_query' + query({ doctype: DOCTYPE, fields: ['name', 'title', 'notes', 'amount', 'due'], file_format_type: format }), {
-          headers: { authorization: auth },
-        });
+        const res = await fetch(
+          base +
+            '/api/method/frappe.desk.reportview.export_query' +
+            query({ doctype: DOCTYPE, fields: ['name', 'title', 'notes', 'amount', 'due'], file_format_type: format }),
+          {
+            headers: { authorization: auth },
+          },
+        );
         assert.equal(res.status, 200);
         const reader = res.body!.getReader();
         let bytes = 0;
@@ -124,9 +144,12 @@ for (const dialect of testDialects()) {
         body: JSON.stringify({ title: 'after the abort' }),
       });
       assert.equal(put.status, 200, await put.text());
-      const again = await fetch(base + '/api/method/frappe.desk.reportview.export_query' + query({ doctype: DOCTYPE, fields: ['name', 'title'], selected_items: ['BIG-0000001'] }), {
-        headers: { authorization: auth },
-      });
+      const again = await fetch(
+        base + '/api/method/frappe.desk.reportview.export_query' + query({ doctype: DOCTYPE, fields: ['name', 'title'], selected_items: ['BIG-0000001'] }),
+        {
+          headers: { authorization: auth },
+        },
+      );
       assert.equal(again.status, 200);
       assert.match(await again.text(), /BIG-0000001,after the abort/);
     });

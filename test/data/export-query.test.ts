@@ -48,7 +48,14 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       t = await startTestSite(dialect);
-      await createDocType(t, { name: ITEM, istable: 1, fields: [{ fieldname: 'item_code', label: 'Item Code', fieldtype: 'Data' }, { fieldname: 'rate', label: 'Rate', fieldtype: 'Float' }] });
+      await createDocType(t, {
+        name: ITEM,
+        istable: 1,
+        fields: [
+          { fieldname: 'item_code', label: 'Item Code', fieldtype: 'Data' },
+          { fieldname: 'rate', label: 'Rate', fieldtype: 'Float' },
+        ],
+      });
       for (const role of ['Slip Exporter', 'Slip Reader', 'Slip Owner']) await createRole(t, role);
       await createDocType(t, {
         name: SLIP,
@@ -71,7 +78,18 @@ for (const dialect of testDialects()) {
         ],
       });
       const docs = [
-        { title: 'Café – ünïcødé 漢字', amount: 1234.56, qty: 3, due: '2025-03-04', at: '2025-03-04 13:45:06', secret: 'hidden-1', items: [{ item_code: 'A-1', rate: 1.5 }, { item_code: 'B-2', rate: 2.25 }] },
+        {
+          title: 'Café – ünïcødé 漢字',
+          amount: 1234.56,
+          qty: 3,
+          due: '2025-03-04',
+          at: '2025-03-04 13:45:06',
+          secret: 'hidden-1',
+          items: [
+            { item_code: 'A-1', rate: 1.5 },
+            { item_code: 'B-2', rate: 2.25 },
+          ],
+        },
         { title: '=HYPERLINK("http://evil.example","x")', amount: -0.1, qty: -7, due: '1999-12-31', at: '2000-01-01 00:00:00', secret: 'hidden-2', items: [] },
         { title: '@SUM(A1)', amount: 0, qty: 0, due: null, at: null, secret: 'hidden-3', items: [] },
       ];
@@ -79,7 +97,13 @@ for (const dialect of testDialects()) {
       exporter = await createUser(t, 'slip-exporter@example.com', { roles: ['Slip Exporter'] });
       reader = await createUser(t, 'slip-reader@example.com', { roles: ['Slip Reader'] });
       owner = await createUser(t, 'slip-owner@example.com', { roles: ['Slip Owner'] });
-      const own = await t.request({ method: 'POST', url: `/api/resource/${encodeURIComponent(SLIP)}`, headers: { authorization: owner.auth }, anonymous: true, body: { title: 'mine', qty: 1 } });
+      const own = await t.request({
+        method: 'POST',
+        url: `/api/resource/${encodeURIComponent(SLIP)}`,
+        headers: { authorization: owner.auth },
+        anonymous: true,
+        body: { title: 'mine', qty: 1 },
+      });
       assert.equal(own.statusCode, 200, own.body);
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const address = t.app.server.address();
@@ -104,7 +128,11 @@ for (const dialect of testDialects()) {
     });
 
     test('Excel: numbers as numbers, dates as dates, text starting with = as text', async () => {
-      const a = await call(t.adminAuth, { doctype: SLIP, fields: FIELDS, filters: [['name', 'in', names]], order_by: 'qty desc', file_format_type: 'Excel', title: 'Slips «März»' }, 'POST');
+      const a = await call(
+        t.adminAuth,
+        { doctype: SLIP, fields: FIELDS, filters: [['name', 'in', names]], order_by: 'qty desc', file_format_type: 'Excel', title: 'Slips «März»' },
+        'POST',
+      );
       assert.equal(a.status, 200, a.bytes.toString());
       assert.equal(a.headers.get('content-type'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       assert.equal(a.headers.get('content-disposition'), `attachment; filename="Slips _M_rz_.xlsx"; filename*=UTF-8''Slips%20%C2%ABM%C3%A4rz%C2%BB.xlsx`);
@@ -120,7 +148,14 @@ for (const dialect of testDialects()) {
     });
 
     test('child-table columns carry the child DocType in their heading, one line per child row', async () => {
-      const rows = csv(await call(t.adminAuth, { doctype: SLIP, fields: ['name', 'title', '`tabExport Slip Item`.item_code', '`tabExport Slip Item`.rate'], selected_items: [names[0]], order_by: '`tabExport Slip Item`.idx asc' }));
+      const rows = csv(
+        await call(t.adminAuth, {
+          doctype: SLIP,
+          fields: ['name', 'title', '`tabExport Slip Item`.item_code', '`tabExport Slip Item`.rate'],
+          selected_items: [names[0]],
+          order_by: '`tabExport Slip Item`.idx asc',
+        }),
+      );
       assert.deepEqual(rows, [
         ['Sr', 'ID', 'Title', 'Item Code (Export Slip Item)', 'Rate (Export Slip Item)'],
         ['1', names[0], 'Café – ünïcødé 漢字', 'A-1', '1.5'],
@@ -128,9 +163,15 @@ for (const dialect of testDialects()) {
       ]);
     });
 
-    test('a column above the caller\'s permlevel is never exported', async () => {
+    test("a column above the caller's permlevel is never exported", async () => {
       for (const format of ['CSV', 'Excel']) {
-        const a = await call(exporter.auth, { doctype: SLIP, fields: FIELDS, filters: [['name', 'in', names]], order_by: 'qty desc', file_format_type: format });
+        const a = await call(exporter.auth, {
+          doctype: SLIP,
+          fields: FIELDS,
+          filters: [['name', 'in', names]],
+          order_by: 'qty desc',
+          file_format_type: format,
+        });
         assert.equal(a.status, 200, a.bytes.toString());
         const rows = format === 'CSV' ? csv(a) : await xlsxRows(a.bytes);
         assert.deepEqual(rows[0], ['Sr', 'ID', 'Title', 'Amount', 'Qty', 'Due', 'At']);
@@ -160,7 +201,10 @@ for (const dialect of testDialects()) {
 
     test('row-level permissions apply: an if_owner exporter gets only their own documents', async () => {
       const rows = csv(await call(owner.auth, { doctype: SLIP, fields: ['name', 'title'] }));
-      assert.deepEqual(rows.slice(1).map((r) => r[2]), ['mine']);
+      assert.deepEqual(
+        rows.slice(1).map((r) => r[2]),
+        ['mine'],
+      );
     });
 
     test('bad arguments are clear 4xx errors, never a 500', async () => {
@@ -181,7 +225,9 @@ for (const dialect of testDialects()) {
     });
 
     test('the fw. name answers too, and the site keeps answering after an export', async () => {
-      const a = await fetch(base + '/api/method/fw.desk.reportview.export_query' + query({ doctype: SLIP, fields: ['name'], csv_delimiter: ';' }), { headers: { authorization: t.adminAuth } });
+      const a = await fetch(base + '/api/method/fw.desk.reportview.export_query' + query({ doctype: SLIP, fields: ['name'], csv_delimiter: ';' }), {
+        headers: { authorization: t.adminAuth },
+      });
       assert.equal(a.status, 200);
       const rows = parse(Buffer.from(await a.arrayBuffer()), { bom: true, delimiter: ';' }) as string[][];
       assert.equal(rows.length, 5);

@@ -75,7 +75,5 @@ export async function insertTestUser(db: Database, user: TestUser): Promise<void
 
 /** Sets `enabled` on a test user. */
 export async function setTestUserEnabled(db: Database, name: string, enabled: 0 | 1): Promise<void> {
-  await db.transaction((q) =>
-    q.run(db.dialect.builder.updateTable('tabUser').set({ enabled }).where('name', '=', name).compile()),
-  );
+  await db.transaction((q) => q.run(db.dialect.builder.updateTable('tabUser').set({ enabled }).where('name', '=', name).compile()));
 }

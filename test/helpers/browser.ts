@@ -82,7 +82,10 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
   await page.evaluate(`${source}\n;void 0`);
   // This function runs in the page; its globals are reached through globalThis, as node's typings lack the DOM.
   return page.evaluate(async () => {
-    const g = globalThis as unknown as { document: unknown; axe: { run(ctx: unknown, o: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: unknown[] }[] }> } };
+    const g = globalThis as unknown as {
+      document: unknown;
+      axe: { run(ctx: unknown, o: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: unknown[] }[] }> };
+    };
     const result = await g.axe.run(g.document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
   });

@@ -50,11 +50,7 @@ export interface V1ErrorBody {
  * `exception` (`fw.exceptions.<Class>...`), `exc` (a JSON list of strings) and a decodable
  * `_server_messages` with at least one entry. Returns the parsed body and decoded messages.
  */
-export function assertV1Error(
-  res: JsonResponse,
-  status: number,
-  excType: string,
-): { body: V1ErrorBody; messages: DecodedServerMessage[]; exc: string[] } {
+export function assertV1Error(res: JsonResponse, status: number, excType: string): { body: V1ErrorBody; messages: DecodedServerMessage[]; exc: string[] } {
   assert.equal(res.statusCode, status, `status ${res.statusCode}, body ${res.body.slice(0, 500)}`);
   assert.match(String(res.headers['content-type']), /^application\/json; charset=utf-8$/i);
   const body = JSON.parse(res.body) as V1ErrorBody;

@@ -91,7 +91,13 @@ export async function filesOnDisk(site: Site): Promise<string[]> {
     const client = s3Client(storage);
     try {
       const listed = await client.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: `${storage.prefix}/` }));
-      return (listed.Contents ?? []).map((o) => String(o.Key).slice(storage.prefix.length + 1).replace(/^(public|private)\/files\//, '$1/')).sort();
+      return (listed.Contents ?? [])
+        .map((o) =>
+          String(o.Key)
+            .slice(storage.prefix.length + 1)
+            .replace(/^(public|private)\/files\//, '$1/'),
+        )
+        .sort();
     } finally {
       client.destroy();
     }

@@ -93,7 +93,13 @@ export function outputOf(child: ChildProcess): { text(): string; waitFor(pattern
   return {
     text: () => text,
     waitFor: (pattern, timeoutMs) =>
-      waitForOutput(child, waiters, () => pattern.exec(text) ?? undefined, timeoutMs, () => `output matching ${pattern}:\n${text}`),
+      waitForOutput(
+        child,
+        waiters,
+        () => pattern.exec(text) ?? undefined,
+        timeoutMs,
+        () => `output matching ${pattern}:\n${text}`,
+      ),
   };
 }
 

@@ -36,7 +36,13 @@ export function startFw(args: string[], env: Record<string, string> = {}): FwPro
     child,
     output: () => out,
     async waitFor(pattern, timeoutMs) {
-      await waitForOutput(child, listeners, () => (pattern.test(out) ? true : undefined), timeoutMs, () => `fw ${args[0]}: output matching ${pattern}\n${out}`);
+      await waitForOutput(
+        child,
+        listeners,
+        () => (pattern.test(out) ? true : undefined),
+        timeoutMs,
+        () => `fw ${args[0]}: output matching ${pattern}\n${out}`,
+      );
     },
     async stop(signal = 'SIGTERM', timeoutMs = 20_000) {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

@@ -10,13 +10,7 @@ export type Verb = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
  * JSON-encoded, as frappe-js-sdk does), other verbs as a JSON body. `auth` replaces the
  * Administrator's token (an `Authorization` value).
  */
-export function callMethod(
-  t: TestSite,
-  verb: Verb,
-  path: string,
-  args: Record<string, unknown> = {},
-  auth?: string,
-): Promise<LightMyRequestResponse> {
+export function callMethod(t: TestSite, verb: Verb, path: string, args: Record<string, unknown> = {}, auth?: string): Promise<LightMyRequestResponse> {
   const headers = auth ? { authorization: auth } : undefined;
   if (verb === 'GET' || verb === 'DELETE') {
     const query = new URLSearchParams();

@@ -25,8 +25,5 @@ export function multipartForm(parts: readonly FormPart[]): { payload: Buffer; he
 
 /** A form with one file part named `file` plus plain fields. */
 export function uploadForm(filename: string, content: string | Buffer, fields: Record<string, string> = {}): ReturnType<typeof multipartForm> {
-  return multipartForm([
-    { name: 'file', value: content, filename },
-    ...Object.entries(fields).map(([name, value]) => ({ name, value })),
-  ]);
+  return multipartForm([{ name: 'file', value: content, filename }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))]);
 }

@@ -8,8 +8,7 @@ import type { TestSite } from './test-site.js';
 export type OpenApi = Record<string, any>;
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
-const addFormats: AddFormats =
-  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+const addFormats: AddFormats = (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
 /** The description `auth` sees (the Administrator's by default). */
 export async function fetchDescription(t: TestSite, auth?: string, query = ''): Promise<OpenApi> {
@@ -50,5 +49,8 @@ export function assertMatchesDescription(spec: OpenApi, res: JsonResponse, verb:
   const validate = ajv.compile({ ...schema, components: spec.components });
   const body = JSON.parse(res.body);
   const ok = validate(body);
-  assert.ok(ok, `${verb} ${path} ${res.statusCode}: the body does not match the description:\n${JSON.stringify(validate.errors, null, 1)}\n${res.body.slice(0, 1500)}`);
+  assert.ok(
+    ok,
+    `${verb} ${path} ${res.statusCode}: the body does not match the description:\n${JSON.stringify(validate.errors, null, 1)}\n${res.body.slice(0, 1500)}`,
+  );
 }

@@ -37,7 +37,6 @@ export async function noteFixture(t: TestSite, doctype: string, domain: string):
     alice,
     bob,
     carol,
-    insertAs: async (user, body) =>
-      dataOf(await t.request({ method: 'POST', url: resourceUrl(doctype), body, headers: { authorization: user.auth } })),
+    insertAs: async (user, body) => dataOf(await t.request({ method: 'POST', url: resourceUrl(doctype), body, headers: { authorization: user.auth } })),
   };
 }

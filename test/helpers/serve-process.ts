@@ -108,7 +108,13 @@ export async function startServe(
   const exit = exited(child);
 
   const waitForLog = (match: (line: LogLine) => boolean, timeoutMs: number) =>
-    waitForOutput(child, waiters, () => lines.find(match), timeoutMs, () => `fw serve: a matching log line\n${stderr}`);
+    waitForOutput(
+      child,
+      waiters,
+      () => lines.find(match),
+      timeoutMs,
+      () => `fw serve: a matching log line\n${stderr}`,
+    );
 
   /** Workers the primary started and has not seen exit. */
   const unfinishedWorkers = (listenedOnly: boolean) => {
@@ -129,9 +135,10 @@ export async function startServe(
     await exit;
   };
 
-  const ready = options.workers > 1
-    ? (l: LogLine) => l.pid === child.pid && /^all \d+ workers listening$/.test(l.msg)
-    : (l: LogLine) => /^Server listening at /.test(l.msg);
+  const ready =
+    options.workers > 1
+      ? (l: LogLine) => l.pid === child.pid && /^all \d+ workers listening$/.test(l.msg)
+      : (l: LogLine) => /^Server listening at /.test(l.msg);
   try {
     await waitForLog(ready, options.readyTimeoutMs ?? 60_000);
   } catch (err) {

@@ -81,11 +81,7 @@ export async function startTestSite(dialect: DialectCase, options: TestSiteOptio
         method: options.method,
         url: options.url,
         headers,
-        ...(options.body !== undefined
-          ? typeof options.body === 'string'
-            ? { payload: options.body }
-            : { payload: options.body as object }
-          : {}),
+        ...(options.body !== undefined ? (typeof options.body === 'string' ? { payload: options.body } : { payload: options.body as object }) : {}),
       });
     },
     async close() {

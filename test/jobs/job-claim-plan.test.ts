@@ -54,7 +54,14 @@ for (const dialect of testDialects()) {
         for (const statement of jobTableStatements(db.dialect)) await q.run(statement);
         for (let b = 0; b < batches; b += 1) {
           const jobs = Array.from({ length: 500 }, (_, i) => ({
-            handler: 'h', args: '{}', queue: i % 2 ? 'a' : 'b', maxRetries: 3, timeoutMs: 1_000, runAt: T - 10_000 + b * 500 + i, runAs: 'Administrator', now: T,
+            handler: 'h',
+            args: '{}',
+            queue: i % 2 ? 'a' : 'b',
+            maxRetries: 3,
+            timeoutMs: 1_000,
+            runAt: T - 10_000 + b * 500 + i,
+            runAs: 'Administrator',
+            now: T,
           }));
           await insertJobs(q, db.dialect, jobs);
         }

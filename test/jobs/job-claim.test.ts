@@ -27,7 +27,16 @@ for (const dialect of testDialects()) {
         insertJobs(
           q,
           db.dialect,
-          jobs.map((j) => ({ handler: j.handler, args: '{}', queue: j.queue ?? 'default', maxRetries: 3, timeoutMs: j.timeoutMs ?? 1_000, runAt: j.runAt, runAs: 'Administrator', now: T })),
+          jobs.map((j) => ({
+            handler: j.handler,
+            args: '{}',
+            queue: j.queue ?? 'default',
+            maxRetries: 3,
+            timeoutMs: j.timeoutMs ?? 1_000,
+            runAt: j.runAt,
+            runAs: 'Administrator',
+            now: T,
+          })),
         ),
       );
     }
@@ -59,13 +68,20 @@ for (const dialect of testDialects()) {
       const names = await db.read((q) => q.all<{ name: string }>(db.dialect.builder.selectFrom(JOB_TABLE).select('name').compile()));
       const sorted = names.map((r) => r.name).sort();
       const taken = [...(await claim(T, 4)), ...(await claim(T, 4))];
-      assert.deepEqual(taken.map((j) => j.name), sorted);
+      assert.deepEqual(
+        taken.map((j) => j.name),
+        sorted,
+      );
     });
 
     test('a worker on some queues claims only their jobs, queued or with a lease that ran out', async () => {
       await enqueue({ handler: 'mail-expired', runAt: T, queue: 'mail' }, { handler: 'report-expired', runAt: T, queue: 'report' });
       await claim(T, 10);
-      await enqueue({ handler: 'mail-due', runAt: T + 1, queue: 'mail' }, { handler: 'report-due', runAt: T + 2, queue: 'report' }, { handler: 'default-due', runAt: T + 1 });
+      await enqueue(
+        { handler: 'mail-due', runAt: T + 1, queue: 'mail' },
+        { handler: 'report-due', runAt: T + 2, queue: 'report' },
+        { handler: 'default-due', runAt: T + 1 },
+      );
       const now = T + 5_000;
       assert.deepEqual(handlers(await claim(now, 10, ['mail'])), ['mail-expired', 'mail-due']);
       assert.deepEqual(handlers(await claim(now, 10, ['report', 'default'])), ['report-expired', 'default-due', 'report-due']);
@@ -114,7 +130,10 @@ for (const dialect of testDialects()) {
         assert.deepEqual(handlers(first), ['expired', 'job-0', 'job-1']);
         const taken = new Set(handlers(first));
         assert.equal(second.length, 3);
-        assert.ok(second.every((j) => !taken.has(j.handler)), `no job twice: ${handlers(second).join(', ')}`);
+        assert.ok(
+          second.every((j) => !taken.has(j.handler)),
+          `no job twice: ${handlers(second).join(', ')}`,
+        );
         // job-2 may be skipped as well: it lost the first claimant's merge but stays locked until it commits.
         assert.deepEqual(handlers(second), handlers(second).sort(), 'in claim order');
       });

@@ -75,11 +75,13 @@ describe('fw worker processes sharing one PostgreSQL database', { skip: postgres
     const ran = rows.map((r) => r.description.split('@')[0]).sort();
     assert.deepEqual(ran, [...tags].sort(), 'every job ran, none twice');
     const pids = new Set(rows.map((r) => Number(r.description.split('@')[1])));
-    for (const pid of pids) assert.ok(workers.some((w) => w.child.pid === pid), 'only the worker processes ran jobs');
+    for (const pid of pids)
+      assert.ok(
+        workers.some((w) => w.child.pid === pid),
+        'only the worker processes ran jobs',
+      );
     // The schedule both workers watch keeps enqueuing its own runs; only the recorded jobs must be gone.
-    const left = await site.db.read((q) =>
-      q.all({ sql: `select name from "__fw_job" where handler = 'jobrec.record'`, parameters: [] }),
-    );
+    const left = await site.db.read((q) => q.all({ sql: `select name from "__fw_job" where handler = 'jobrec.record'`, parameters: [] }));
     assert.deepEqual(left, [], 'every finished job left the queue');
   });
 
@@ -94,7 +96,10 @@ describe('fw worker processes sharing one PostgreSQL database', { skip: postgres
       q.all<{ slot: string; n: number }>({ sql: `select slot, count(*) as n from "tabScheduled Job Log" group by slot`, parameters: [] }),
     );
     assert.ok(slots.length >= 4, `several slots ran: ${JSON.stringify(slots)}`);
-    assert.ok(slots.every((s) => Number(s.n) === 1), `no slot twice: ${JSON.stringify(slots)}`);
+    assert.ok(
+      slots.every((s) => Number(s.n) === 1),
+      `no slot twice: ${JSON.stringify(slots)}`,
+    );
     const ticks = Number(await count(`select count(*) as n from "tabToDo" where description like 'tick@%'`));
     const complete = Number(await count(`select count(*) as n from "tabScheduled Job Log" where status = 'Complete'`));
     assert.equal(ticks, complete, 'each completed slot ran its handler once');

@@ -173,9 +173,7 @@ for (const dialect of testDialects()) {
       });
       const name = await jobs.enqueue('test.orphan', {}, { timeout: 10_000 });
       // A worker claims the job and dies before finishing it.
-      const [dead] = await t.site.db.transaction((q) =>
-        claimJobs(q, t.site.db.dialect, { now: clock.now(), limit: 10, leaseMarginMs: 30_000 }),
-      );
+      const [dead] = await t.site.db.transaction((q) => claimJobs(q, t.site.db.dialect, { now: clock.now(), limit: 10, leaseMarginMs: 30_000 }));
       assert.equal(dead?.name, name);
       assert.equal(await worker.runDue(), 0, 'the lease still holds');
       clock.advance(40_000);

@@ -24,7 +24,15 @@ for (const dialect of testDialects()) {
       const account = await t.request({
         method: 'POST',
         url: '/api/resource/Email Account',
-        body: { email_account_name: 'Main', email_id: 'robot@example.com', enable_outgoing: 1, default_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, no_smtp_authentication: 1 },
+        body: {
+          email_account_name: 'Main',
+          email_id: 'robot@example.com',
+          enable_outgoing: 1,
+          default_outgoing: 1,
+          smtp_server: '127.0.0.1',
+          smtp_port: sink.port,
+          no_smtp_authentication: 1,
+        },
       });
       assert.equal(account.statusCode, 200, account.body);
     });
@@ -50,11 +58,19 @@ for (const dialect of testDialects()) {
       assert.equal(subject, 'Welcome to localhost');
       assert.equal(sink.received.filter((m) => m.to.includes('quiet@example.com')).length, 0);
       // Older than a reset link may be (1200 s), younger than a welcome link (three days).
-      const rows = await t.site.db.read((q) => q.all<{ password: string }>(t.site.db.dialect.builder.selectFrom('__Auth').select('password').where('fieldname', '=', 'reset_password_key').compile()));
+      const rows = await t.site.db.read((q) =>
+        q.all<{ password: string }>(t.site.db.dialect.builder.selectFrom('__Auth').select('password').where('fieldname', '=', 'reset_password_key').compile()),
+      );
       const [hash, created, lifetime] = rows[0]!.password.split(':');
       assert.equal(lifetime, String(3 * 24 * 3600));
       await t.site.db.transaction((q) =>
-        q.run(t.site.db.dialect.builder.updateTable('__Auth').set({ password: `${hash}:${Number(created) - 2 * 3600_000}:${lifetime}` }).where('fieldname', '=', 'reset_password_key').compile()),
+        q.run(
+          t.site.db.dialect.builder
+            .updateTable('__Auth')
+            .set({ password: `${hash}:${Number(created) - 2 * 3600_000}:${lifetime}` })
+            .where('fieldname', '=', 'reset_password_key')
+            .compile(),
+        ),
       );
       const set = await t.request({ method: 'POST', url: `${USER}.update_password`, body: { key, new_password: 'Welcome-Secret-55' }, anonymous: true });
       assert.equal(set.statusCode, 200, set.body);
@@ -71,17 +87,34 @@ for (const dialect of testDialects()) {
 
     test('with sign-up on, a new and an existing address get the same answer; the new user is a Website User with only the configured role', async () => {
       assert.equal((await t.request({ method: 'POST', url: '/api/resource/Role', body: { role_name: 'Member' } })).statusCode, 200);
-      const on = await t.request({ method: 'PUT', url: '/api/resource/System Settings/System Settings', body: { disable_signup: 0, signup_default_role: 'Member' } });
+      const on = await t.request({
+        method: 'PUT',
+        url: '/api/resource/System Settings/System Settings',
+        body: { disable_signup: 0, signup_default_role: 'Member' },
+      });
       assert.equal(on.statusCode, 200, on.body);
-      const fresh = await t.request({ method: 'POST', url: `${USER}.sign_up`, body: { email: 'New@Example.com', full_name: 'New Person', roles: [{ role: 'System Manager' }], user_type: 'System User' }, anonymous: true });
-      const existing = await t.request({ method: 'POST', url: `${USER}.sign_up`, body: { email: 'bea@example.com', full_name: 'Someone Else' }, anonymous: true });
+      const fresh = await t.request({
+        method: 'POST',
+        url: `${USER}.sign_up`,
+        body: { email: 'New@Example.com', full_name: 'New Person', roles: [{ role: 'System Manager' }], user_type: 'System User' },
+        anonymous: true,
+      });
+      const existing = await t.request({
+        method: 'POST',
+        url: `${USER}.sign_up`,
+        body: { email: 'bea@example.com', full_name: 'Someone Else' },
+        anonymous: true,
+      });
       assert.equal(fresh.statusCode, 200, fresh.body);
       assert.equal(existing.statusCode, 200, existing.body);
       assert.equal(fresh.body, existing.body);
       assert.deepEqual(fresh.json().message, [1, 'Please check your email for verification']);
       const user = (await t.request({ method: 'GET', url: '/api/resource/User/new@example.com' })).json().data;
       assert.equal(user.user_type, 'Website User');
-      assert.deepEqual(user.roles.map((r: { role: string }) => r.role), ['Member']);
+      assert.deepEqual(
+        user.roles.map((r: { role: string }) => r.role),
+        ['Member'],
+      );
       assert.equal(user.full_name, 'New Person');
       const welcome = await linkKeyTo('new@example.com');
       assert.equal(welcome.subject, 'Welcome to localhost');
@@ -102,7 +135,11 @@ for (const dialect of testDialects()) {
     });
 
     test('a User asked to get the welcome mail is still created, with a message saying no mail went out', async () => {
-      const res = await t.request({ method: 'POST', url: '/api/resource/User', body: { email: 'nomail@example.com', first_name: 'No', send_welcome_email: 1 } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/resource/User',
+        body: { email: 'nomail@example.com', first_name: 'No', send_welcome_email: 1 },
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.match(String(res.json()._server_messages), /No welcome mail was sent to nomail@example\.com: outgoing mail is not set up/);
       const queued = await t.request({ method: 'GET', url: '/api/resource/Email Queue?fields=["name"]' });

@@ -41,7 +41,16 @@ for (const dialect of testDialects()) {
       const res = await t.request({
         method: 'POST',
         url: '/api/resource/Email Account',
-        body: { email_account_name: name, email_id: 'robot@example.com', enable_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, login_id: 'mailer', password: 'sm7p-pass', ...fields },
+        body: {
+          email_account_name: name,
+          email_id: 'robot@example.com',
+          enable_outgoing: 1,
+          smtp_server: '127.0.0.1',
+          smtp_port: sink.port,
+          login_id: 'mailer',
+          password: 'sm7p-pass',
+          ...fields,
+        },
       });
       assert.equal(res.statusCode, 200, res.body);
       return res.json().data as Record<string, unknown>;
@@ -61,7 +70,9 @@ for (const dialect of testDialects()) {
       assert.notEqual(doc.password, 'sm7p-pass');
       const read = await t.request({ method: 'GET', url: '/api/resource/Email Account/Main' });
       assert.doesNotMatch(read.body, /sm7p-pass/);
-      const rows = await t.site.db.read((q) => q.all<Record<string, unknown>>(t.site.db.dialect.builder.selectFrom('__Auth').selectAll().where('doctype', '=', 'Email Account').compile()));
+      const rows = await t.site.db.read((q) =>
+        q.all<Record<string, unknown>>(t.site.db.dialect.builder.selectFrom('__Auth').selectAll().where('doctype', '=', 'Email Account').compile()),
+      );
       assert.equal(rows.length, 1);
       assert.doesNotMatch(JSON.stringify(rows), /sm7p-pass/);
     });
@@ -128,7 +139,11 @@ for (const dialect of testDialects()) {
 
     test('bad accounts are refused and change nothing: TLS with SSL, an out-of-range port, no server', async () => {
       for (const fields of [{ use_tls: 1, use_ssl_for_outgoing: 1 }, { smtp_port: 70000 }, { smtp_server: '' }]) {
-        const res = await t.request({ method: 'POST', url: '/api/resource/Email Account', body: { email_account_name: 'Bad', email_id: 'x@example.com', enable_outgoing: 1, smtp_server: 'h', ...fields } });
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/resource/Email Account',
+          body: { email_account_name: 'Bad', email_id: 'x@example.com', enable_outgoing: 1, smtp_server: 'h', ...fields },
+        });
         assert.equal(res.statusCode, 417, res.body);
       }
       const list = await t.request({ method: 'GET', url: '/api/resource/Email Account?filters=[["name","=","Bad"]]' });
@@ -137,8 +152,14 @@ for (const dialect of testDialects()) {
 
     test('making another account the default clears the flag on the first', async () => {
       await account('Second', { default_outgoing: 1 });
-      const list = await t.request({ method: 'GET', url: '/api/resource/Email Account?fields=["name","default_outgoing"]&filters=[["default_outgoing","=",1]]' });
-      assert.deepEqual(list.json().data.map((r: { name: string }) => r.name), ['Second']);
+      const list = await t.request({
+        method: 'GET',
+        url: '/api/resource/Email Account?fields=["name","default_outgoing"]&filters=[["default_outgoing","=",1]]',
+      });
+      assert.deepEqual(
+        list.json().data.map((r: { name: string }) => r.name),
+        ['Second'],
+      );
     });
 
     test('only a System Manager may send a test mail or read Email Accounts', async () => {

@@ -26,7 +26,14 @@ for (const dialect of testDialects()) {
       await createSite(dir, { dbUrl: db.url, adminPassword: 'admin-Secret-42' });
       const file = join(dir, 'site_config.json');
       const config = JSON.parse(await readFile(file, 'utf8'));
-      Object.assign(config, { mail_server: '127.0.0.1', mail_port: sink.port, mail_login: 'cfg-user', mail_password: 'cfg-pass', auto_email_id: 'site@example.com', email_sender_name: 'The Site' });
+      Object.assign(config, {
+        mail_server: '127.0.0.1',
+        mail_port: sink.port,
+        mail_login: 'cfg-user',
+        mail_password: 'cfg-pass',
+        auto_email_id: 'site@example.com',
+        email_sender_name: 'The Site',
+      });
       await writeFile(file, JSON.stringify(config));
     });
     after(async () => {

@@ -27,14 +27,29 @@ for (const dialect of testDialects()) {
       const res = await t.request({
         method: 'POST',
         url: '/api/resource/Email Account',
-        body: { email_account_name: 'Main', email_id: 'robot@example.com', enable_outgoing: 1, default_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, login_id: 'mailer', password: 'q-pass' },
+        body: {
+          email_account_name: 'Main',
+          email_id: 'robot@example.com',
+          enable_outgoing: 1,
+          default_outgoing: 1,
+          smtp_server: '127.0.0.1',
+          smtp_port: sink.port,
+          login_id: 'mailer',
+          password: 'q-pass',
+        },
       });
       assert.equal(res.statusCode, 200, res.body);
       // A write that also queues a mail, and may fail after both.
       t.site.methods.register('fw.test_mail.write', async ({ ctx, args }) => {
         const todo = await t.site.documents.insert(ctx, 'ToDo', { description: String(args.subject) });
         const mailArgs = args as SendMailArgs & { fail?: unknown };
-        const name = await t.site.mail!.queue(ctx, mailRequestOf({ reference_doctype: 'ToDo', reference_name: String(todo.name), ...mailArgs }, { subject: String(args.subject), message: checkMessage(args.message ?? '<p>Hello <b>there</b></p>') }));
+        const name = await t.site.mail!.queue(
+          ctx,
+          mailRequestOf(
+            { reference_doctype: 'ToDo', reference_name: String(todo.name), ...mailArgs },
+            { subject: String(args.subject), message: checkMessage(args.message ?? '<p>Hello <b>there</b></p>') },
+          ),
+        );
         if (mailArgs.fail) throw new Error('refused after the write');
         return name;
       });
@@ -61,7 +76,13 @@ for (const dialect of testDialects()) {
 
     test('a queued mail is Not Sent until a worker runs; then Sent once, with its stored Message-ID, HTML and text parts', async () => {
       const before = sink.received.length;
-      const name = await queue({ subject: 'Welcome', recipients: 'ann@example.com', cc: ['cc@example.com'], bcc: 'hidden@example.com', message: '<p>Hello <a href="https://example.com/x">there</a></p>' });
+      const name = await queue({
+        subject: 'Welcome',
+        recipients: 'ann@example.com',
+        cc: ['cc@example.com'],
+        bcc: 'hidden@example.com',
+        message: '<p>Hello <a href="https://example.com/x">there</a></p>',
+      });
       const queued = await row(name);
       assert.equal(queued.status, 'Not Sent');
       assert.equal(sink.received.length, before, 'nothing is sent inside the request');
@@ -71,7 +92,14 @@ for (const dialect of testDialects()) {
       await worker.runDue();
       const sent = await row(name);
       assert.equal(sent.status, 'Sent');
-      assert.deepEqual(sent.recipients.map((r: any) => [r.recipient, r.status]), [['ann@example.com', 'Sent'], ['cc@example.com', 'Sent'], ['hidden@example.com', 'Sent']]);
+      assert.deepEqual(
+        sent.recipients.map((r: any) => [r.recipient, r.status]),
+        [
+          ['ann@example.com', 'Sent'],
+          ['cc@example.com', 'Sent'],
+          ['hidden@example.com', 'Sent'],
+        ],
+      );
       const [mail] = messagesWith(queued.message_id);
       assert.ok(mail, 'the listener got the message');
       assert.equal(messagesWith(queued.message_id).length, 1);
@@ -86,7 +114,11 @@ for (const dialect of testDialects()) {
 
     test('a rolled-back write queues nothing and sends nothing', async () => {
       const before = sink.received.length;
-      const res = await t.request({ method: 'POST', url: '/api/method/fw.test_mail.write', body: { subject: 'Rolled back', recipients: 'ann@example.com', fail: 1 } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/method/fw.test_mail.write',
+        body: { subject: 'Rolled back', recipients: 'ann@example.com', fail: 1 },
+      });
       assert.equal(res.statusCode, 500);
       const list = await t.request({ method: 'GET', url: '/api/resource/Email Queue?filters=[["subject","=","Rolled back"]]' });
       assert.deepEqual(list.json().data, []);
@@ -177,7 +209,9 @@ for (const dialect of testDialects()) {
       const table = t.site.metas.get('Email Queue').tableName;
       await t.site.db.transaction(async (q) => {
         const b = t.site.db.dialect.builder;
-        await q.run(b.updateTable(table).set({ status: 'Sending', modified: '2020-01-01 00:00:00.000000', send_after: null }).where('name', '=', stuck).compile());
+        await q.run(
+          b.updateTable(table).set({ status: 'Sending', modified: '2020-01-01 00:00:00.000000', send_after: null }).where('name', '=', stuck).compile(),
+        );
         await q.run(b.updateTable(table).set({ status: 'Sending', send_after: null }).where('name', '=', recent).compile());
       });
       await t.site.jobs.enqueue(FLUSH_JOB);
@@ -237,7 +271,11 @@ for (const dialect of testDialects()) {
 
     test('Guest may not read the queue or call its methods', async () => {
       assert.equal((await t.request({ method: 'GET', url: '/api/resource/Email Queue', anonymous: true })).statusCode, 403);
-      for (const [method, body] of [['send_now', { name: 'x' }], ['retry_sending', { queues: '["x"]' }], ['toggle_sending', { enable: 0 }]] as const) {
+      for (const [method, body] of [
+        ['send_now', { name: 'x' }],
+        ['retry_sending', { queues: '["x"]' }],
+        ['toggle_sending', { enable: 0 }],
+      ] as const) {
         const res = await t.request({ method: 'POST', url: `${QUEUE}.${method}`, body, anonymous: true });
         assert.equal(res.statusCode, 403, `${method}: ${res.body}`);
       }

@@ -22,7 +22,15 @@ for (const dialect of testDialects()) {
       const account = await t.request({
         method: 'POST',
         url: '/api/resource/Email Account',
-        body: { email_account_name: 'Main', email_id: 'robot@example.com', enable_outgoing: 1, default_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, no_smtp_authentication: 1 },
+        body: {
+          email_account_name: 'Main',
+          email_id: 'robot@example.com',
+          enable_outgoing: 1,
+          default_outgoing: 1,
+          smtp_server: '127.0.0.1',
+          smtp_port: sink.port,
+          no_smtp_authentication: 1,
+        },
       });
       assert.equal(account.statusCode, 200, account.body);
     });

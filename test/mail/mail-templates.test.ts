@@ -28,11 +28,26 @@ for (const dialect of testDialects()) {
       const account = await t.request({
         method: 'POST',
         url: '/api/resource/Email Account',
-        body: { email_account_name: 'Main', email_id: 'robot@example.com', enable_outgoing: 1, default_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, no_smtp_authentication: 1 },
+        body: {
+          email_account_name: 'Main',
+          email_id: 'robot@example.com',
+          enable_outgoing: 1,
+          default_outgoing: 1,
+          smtp_server: '127.0.0.1',
+          smtp_port: sink.port,
+          no_smtp_authentication: 1,
+        },
       });
       assert.equal(account.statusCode, 200, account.body);
       // A real app API, as an app's register() receives it.
-      const api = createAppApi('mailer', { hooks: t.site.hooks, methods: t.site.methods, documents: t.site.documents, jobs: t.site.jobs, realtime: t.site.realtime, mail: t.site.mail });
+      const api = createAppApi('mailer', {
+        hooks: t.site.hooks,
+        methods: t.site.methods,
+        documents: t.site.documents,
+        jobs: t.site.jobs,
+        realtime: t.site.realtime,
+        mail: t.site.mail,
+      });
       api.methods.register('mailer.send', async ({ ctx, args }) => api.mail.send(ctx, args as never));
       clerk = await signUp(t, 'clerk@example.com');
       const template = await t.request({
@@ -42,7 +57,8 @@ for (const dialect of testDialects()) {
           name: 'Order Ready',
           subject: 'Order {{ doc.name }} for {{ doc.customer | default: "you" }}',
           use_html: 1,
-          response_html: '<p>Dear {{ doc.customer }},</p><p>{{ doc.items | length }} items ship on {{ doc.date | format_date }}.</p>{% if doc.note %}<p>{{ doc.note }}</p>{% endif %}<p><a href="https://shop.example.com/o/{{ doc.name }}">Track it</a></p>',
+          response_html:
+            '<p>Dear {{ doc.customer }},</p><p>{{ doc.items | length }} items ship on {{ doc.date | format_date }}.</p>{% if doc.note %}<p>{{ doc.note }}</p>{% endif %}<p><a href="https://shop.example.com/o/{{ doc.name }}">Track it</a></p>',
         },
       });
       assert.equal(template.statusCode, 200, template.body);
@@ -67,7 +83,10 @@ for (const dialect of testDialects()) {
     });
 
     test('a template that does not parse, or uses an unknown filter, is refused on save', async () => {
-      for (const body of [{ name: 'Broken', subject: 'x {% if %}', response: 'y' }, { name: 'Broken', subject: 'x', response: '{{ doc.name | shell }}' }]) {
+      for (const body of [
+        { name: 'Broken', subject: 'x {% if %}', response: 'y' },
+        { name: 'Broken', subject: 'x', response: '{{ doc.name | shell }}' },
+      ]) {
         const res = await t.request({ method: 'POST', url: '/api/resource/Email Template', body });
         assert.equal(res.statusCode, 417, res.body);
       }
@@ -76,11 +95,18 @@ for (const dialect of testDialects()) {
 
     test('Guest and users without read permission on Email Template cannot render one', async () => {
       assert.equal((await t.request({ method: 'POST', url: GET_TEMPLATE, body: { template_name: 'Order Ready' }, anonymous: true })).statusCode, 403);
-      assert.equal((await t.request({ method: 'POST', url: GET_TEMPLATE, body: { template_name: 'Order Ready' }, anonymous: true, headers: clerk.headers })).statusCode, 403);
+      assert.equal(
+        (await t.request({ method: 'POST', url: GET_TEMPLATE, body: { template_name: 'Order Ready' }, anonymous: true, headers: clerk.headers })).statusCode,
+        403,
+      );
     });
 
     test('api.mail.send with a template queues the rendered mail; the listener gets HTML and a generated text part', async () => {
-      const res = await t.request({ method: 'POST', url: '/api/method/mailer.send', body: { recipients: ['ann@example.com'], template: 'Order Ready', args: { doc: order } } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/method/mailer.send',
+        body: { recipients: ['ann@example.com'], template: 'Order Ready', args: { doc: order } },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const [name] = res.json().message as string[];
       await worker.runDue();
@@ -93,23 +119,37 @@ for (const dialect of testDialects()) {
       assert.match(String(mail.parsed.text), /Track it \(https:\/\/shop\.example\.com\/o\/SO-1\)/);
     });
 
-    test('attachments are File documents the caller may read; another user\'s private file is refused and nothing is queued', async () => {
+    test("attachments are File documents the caller may read; another user's private file is refused and nothing is queued", async () => {
       const file = fileOf(await uploadFile(t, 'invoice.txt', 'INVOICE 42', { is_private: '1' }));
-      const res = await t.request({ method: 'POST', url: '/api/method/mailer.send', body: { recipients: 'ann@example.com', subject: 'Invoice', message: 'Attached.', attachments: [file.name] } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/method/mailer.send',
+        body: { recipients: 'ann@example.com', subject: 'Invoice', message: 'Attached.', attachments: [file.name] },
+      });
       assert.equal(res.statusCode, 200, res.body);
       await worker.runDue();
       const mail = sink.received.find((m) => m.parsed.subject === 'Invoice')!;
       assert.equal(mail.parsed.attachments.length, 1);
       assert.equal(mail.parsed.attachments[0]!.filename, 'invoice.txt');
       assert.equal(mail.parsed.attachments[0]!.content.toString(), 'INVOICE 42');
-      const stolen = await t.request({ method: 'POST', url: '/api/method/mailer.send', anonymous: true, headers: clerk.headers, body: { recipients: 'clerk@example.com', subject: 'Stolen', message: 'x', attachments: [file.name] } });
+      const stolen = await t.request({
+        method: 'POST',
+        url: '/api/method/mailer.send',
+        anonymous: true,
+        headers: clerk.headers,
+        body: { recipients: 'clerk@example.com', subject: 'Stolen', message: 'x', attachments: [file.name] },
+      });
       assert.equal(stolen.statusCode, 403, stolen.body);
       const list = await t.request({ method: 'GET', url: '/api/resource/Email Queue?filters=[["subject","=","Stolen"]]' });
       assert.deepEqual(list.json().data, []);
     });
 
     test('bulk mail: one mail per recipient with List-Unsubscribe; the signed link records an Email Unsubscribe that later bulk mail honours', async () => {
-      const first = await t.request({ method: 'POST', url: '/api/method/mailer.send', body: { recipients: ['a@example.com', 'b@example.com'], subject: 'News 1', message: '<p>News</p>', add_unsubscribe_link: 1 } });
+      const first = await t.request({
+        method: 'POST',
+        url: '/api/method/mailer.send',
+        body: { recipients: ['a@example.com', 'b@example.com'], subject: 'News 1', message: '<p>News</p>', add_unsubscribe_link: 1 },
+      });
       assert.equal(first.statusCode, 200, first.body);
       assert.equal(first.json().message.length, 2);
       await worker.runDue();
@@ -127,11 +167,22 @@ for (const dialect of testDialects()) {
       assert.equal(done.statusCode, 200, done.body);
       const records = await t.request({ method: 'GET', url: '/api/resource/Email Unsubscribe?fields=["email","global_unsubscribe"]' });
       assert.deepEqual(records.json().data, [{ email: 'a@example.com', global_unsubscribe: 1 }]);
-      const second = await t.request({ method: 'POST', url: '/api/method/mailer.send', body: { recipients: ['a@example.com', 'b@example.com'], subject: 'News 2', message: '<p>More</p>', add_unsubscribe_link: 1 } });
+      const second = await t.request({
+        method: 'POST',
+        url: '/api/method/mailer.send',
+        body: { recipients: ['a@example.com', 'b@example.com'], subject: 'News 2', message: '<p>More</p>', add_unsubscribe_link: 1 },
+      });
       assert.equal(second.json().message.length, 1);
       await worker.runDue();
-      assert.deepEqual(sink.received.filter((m) => m.parsed.subject === 'News 2').map((m) => m.to), [['b@example.com']]);
-      const direct = await t.request({ method: 'POST', url: '/api/method/mailer.send', body: { recipients: 'a@example.com', subject: 'Receipt', message: 'x' } });
+      assert.deepEqual(
+        sink.received.filter((m) => m.parsed.subject === 'News 2').map((m) => m.to),
+        [['b@example.com']],
+      );
+      const direct = await t.request({
+        method: 'POST',
+        url: '/api/method/mailer.send',
+        body: { recipients: 'a@example.com', subject: 'Receipt', message: 'x' },
+      });
       assert.equal(direct.json().message.length, 1, 'a transactional mail still goes');
     });
   });

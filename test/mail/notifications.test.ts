@@ -31,7 +31,15 @@ for (const dialect of testDialects()) {
       const account = await t.request({
         method: 'POST',
         url: '/api/resource/Email Account',
-        body: { email_account_name: 'Main', email_id: 'robot@example.com', enable_outgoing: 1, default_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, no_smtp_authentication: 1 },
+        body: {
+          email_account_name: 'Main',
+          email_id: 'robot@example.com',
+          enable_outgoing: 1,
+          default_outgoing: 1,
+          smtp_server: '127.0.0.1',
+          smtp_port: sink.port,
+          no_smtp_authentication: 1,
+        },
       });
       assert.equal(account.statusCode, 200, account.body);
       assert.equal((await t.request({ method: 'POST', url: '/api/resource/Role', body: { role_name: 'Staff' } })).statusCode, 200);
@@ -72,8 +80,17 @@ for (const dialect of testDialects()) {
     };
 
     test('a Notification that cannot work is refused: print attachment, bad condition, unknown field', async () => {
-      for (const extra of [{ attach_print: 1 }, { condition: 'doc.priority ==' }, { recipients: [{ receiver_by_document_field: 'nope' }] }, { subject: '{{ doc.title | shell }}' }]) {
-        const res = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { name: 'Bad', document_type: 'Secret Note', event: 'New', subject: 'x', ...extra } });
+      for (const extra of [
+        { attach_print: 1 },
+        { condition: 'doc.priority ==' },
+        { recipients: [{ receiver_by_document_field: 'nope' }] },
+        { subject: '{{ doc.title | shell }}' },
+      ]) {
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/resource/Notification',
+          body: { name: 'Bad', document_type: 'Secret Note', event: 'New', subject: 'x', ...extra },
+        });
         assert.equal(res.statusCode, 417, res.body);
       }
       assert.equal((await t.request({ method: 'GET', url: '/api/resource/Notification/Bad' })).statusCode, 404);
@@ -99,14 +116,27 @@ for (const dialect of testDialects()) {
       const urgent = await note({ title: 'Tom & Jerry', priority: 'High', watcher: 'clerk@example.com' });
       const external = await note({ title: 'Call back', priority: 'High', watcher: 'outside@example.com' });
       await worker.runDue();
-      const subjects = (address: string) => sink.received.filter((m) => m.to.includes(address)).map((m) => m.parsed.subject).sort();
+      const subjects = (address: string) =>
+        sink.received
+          .filter((m) => m.to.includes(address))
+          .map((m) => m.parsed.subject)
+          .sort();
       assert.deepEqual(subjects('boss@example.com'), ['Urgent: Call back', 'Urgent: Tom & Jerry']);
       assert.deepEqual(subjects('clerk@example.com'), [], 'the clerk may not read Secret Notes');
       assert.deepEqual(subjects('outside@example.com'), ['Urgent: Call back']);
       const mail = sink.received.find((m) => m.parsed.subject === 'Urgent: Tom & Jerry')!;
       assert.match(String(mail.parsed.html), /Tom &amp; Jerry needs you/);
-      const queued = await t.request({ method: 'GET', url: `/api/resource/Email Queue?fields=["reference_name"]&filters=[["reference_doctype","=","Secret Note"]]` });
-      assert.deepEqual(queued.json().data.map((r: any) => r.reference_name).sort(), [external.name, urgent.name].sort());
+      const queued = await t.request({
+        method: 'GET',
+        url: `/api/resource/Email Queue?fields=["reference_name"]&filters=[["reference_doctype","=","Secret Note"]]`,
+      });
+      assert.deepEqual(
+        queued
+          .json()
+          .data.map((r: any) => r.reference_name)
+          .sort(),
+        [external.name, urgent.name].sort(),
+      );
     });
 
     test('System Notification on Value Change: a Notification Log for each reader, read and marked through the methods', async () => {
@@ -139,9 +169,15 @@ for (const dialect of testDialects()) {
       assert.deepEqual(clerkLogs.json().message.notification_logs, [], 'the clerk may not read the note');
       // Another user cannot mark the boss's log; the boss can.
       await t.request({ method: 'POST', url: `${LOGS}.mark_as_read`, body: { docname: logs[0].name }, anonymous: true, headers: clerk.headers });
-      assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.unread_count, 1);
+      assert.equal(
+        (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.unread_count,
+        1,
+      );
       assert.equal((await t.request({ method: 'POST', url: `${LOGS}.mark_all_as_read`, body: {}, anonymous: true, headers: boss.headers })).statusCode, 200);
-      assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.unread_count, 0);
+      assert.equal(
+        (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.unread_count,
+        0,
+      );
       assert.equal((await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true })).statusCode, 403);
     });
 
@@ -165,20 +201,28 @@ for (const dialect of testDialects()) {
       const bossSocket = await connectSocket(base, { headers: boss.headers });
       const deputySocket = await connectSocket(base, { headers: deputy.headers });
       try {
-        const refused = await t.request({ method: 'POST', url: '/api/resource/Secret Note', body: { title: 'refuse late', priority: 'Watch', watcher: 'boss@example.com' } });
+        const refused = await t.request({
+          method: 'POST',
+          url: '/api/resource/Secret Note',
+          body: { title: 'refuse late', priority: 'Watch', watcher: 'boss@example.com' },
+        });
         assert.equal(refused.statusCode, 417, refused.body);
         const doc = await note({ title: 'kept', priority: 'Watch', watcher: 'boss@example.com' });
         // Events arrive in commit order: the first notification heard is the committed one's.
         const first = await bossSocket.next('notification');
         assert.equal(first.subject, 'Watch kept');
         assert.equal(first.document_name, doc.name);
-        const logs = (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message.notification_logs;
+        const logs = (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs`, anonymous: true, headers: boss.headers })).json().message
+          .notification_logs;
         assert.equal(first.name, logs.find((l: any) => l.subject === 'Watch kept').name);
         assert.equal(logs.filter((l: any) => l.subject === 'Watch refuse late').length, 0);
         // The deputy may read the note but is not a recipient: a marker sent after it is all they hear.
         t.site.realtime.publish('msgprint', 'marker', { user: deputy.name });
         await deputySocket.next('msgprint');
-        assert.deepEqual(deputySocket.received.filter((r) => r.event === 'notification'), []);
+        assert.deepEqual(
+          deputySocket.received.filter((r) => r.event === 'notification'),
+          [],
+        );
         assert.equal(bossSocket.received.filter((r) => r.event === 'notification').length, 1);
       } finally {
         bossSocket.close();
@@ -188,7 +232,11 @@ for (const dialect of testDialects()) {
 
     test('Days Before and Days After: the daily job notifies about documents whose date is that many days away, once per run', async () => {
       for (const bad of [{ date_changed: 'title' }, { date_changed: 'due', days_in_advance: -1 }]) {
-        const res = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { name: 'Bad days', document_type: 'Secret Note', event: 'Days Before', subject: 'x', ...bad } });
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/resource/Notification',
+          body: { name: 'Bad days', document_type: 'Secret Note', event: 'Days Before', subject: 'x', ...bad },
+        });
         assert.equal(res.statusCode, 417, res.body);
       }
       const create = async (body: Record<string, unknown>) => {
@@ -221,8 +269,9 @@ for (const dialect of testDialects()) {
       await note({ title: 'M+2 skipped', priority: 'Skip', meeting: '2030-01-08 08:00:00', watcher: 'later@example.com' });
       await note({ title: 'M+1', meeting: '2030-01-09 00:00:00', watcher: 'later@example.com' });
       const dueLogs = async () =>
-        (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs?limit=500`, anonymous: true, headers: boss.headers })).json().message.notification_logs
-          .map((l: any) => l.subject)
+        (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs?limit=500`, anonymous: true, headers: boss.headers }))
+          .json()
+          .message.notification_logs.map((l: any) => l.subject)
           .filter((s: string) => s.startsWith('Due soon'));
       assert.deepEqual(await dueLogs(), [], 'saving a document fires no date notification');
       await t.site.jobs.enqueue(DATE_NOTIFICATIONS_JOB, { date: '2030-01-10' });
@@ -252,7 +301,11 @@ for (const dialect of testDialects()) {
         },
       });
       assert.equal(res.statusCode, 200, res.body);
-      const bad = await t.request({ method: 'POST', url: '/api/resource/Notification', body: { name: 'No method', document_type: 'Secret Note', event: 'Method', subject: 'x' } });
+      const bad = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: { name: 'No method', document_type: 'Secret Note', event: 'Method', subject: 'x' },
+      });
       assert.equal(bad.statusCode, 417, bad.body);
       const ok = await note({ title: 'Fire', watcher: 'boss@example.com' });
       const broken = await note({ title: 'Broken one', priority: 'Broken', watcher: 'boss@example.com' });
@@ -266,7 +319,8 @@ for (const dialect of testDialects()) {
       const fired = await call('escalate', ok.name);
       assert.equal(fired.statusCode, 200, fired.body);
       assert.equal(fired.json().message, 'escalated');
-      const logs = (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs?limit=500`, anonymous: true, headers: boss.headers })).json().message.notification_logs;
+      const logs = (await t.request({ method: 'GET', url: `${LOGS}.get_notification_logs?limit=500`, anonymous: true, headers: boss.headers })).json().message
+        .notification_logs;
       assert.deepEqual(
         logs.filter((l: any) => l.subject.startsWith('Escalated')).map((l: any) => [l.subject, l.document_name]),
         [['Escalated Fire', ok.name]],
@@ -287,13 +341,24 @@ for (const dialect of testDialects()) {
       const dt = await t.request({
         method: 'POST',
         url: '/api/resource/DocType',
-        body: { name: 'Plain Note', fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }], permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 }] },
+        body: {
+          name: 'Plain Note',
+          fields: [{ fieldname: 'title', label: 'Title', fieldtype: 'Data' }],
+          permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 }],
+        },
       });
       assert.equal(dt.statusCode, 200, dt.body);
       const rule = await t.request({
         method: 'POST',
         url: '/api/resource/Notification',
-        body: { name: 'Mail me', document_type: 'Plain Note', event: 'New', channel: 'Email', subject: 'New {{ doc.title }}', recipients: [{ cc: 'someone@example.com' }] },
+        body: {
+          name: 'Mail me',
+          document_type: 'Plain Note',
+          event: 'New',
+          channel: 'Email',
+          subject: 'New {{ doc.title }}',
+          recipients: [{ cc: 'someone@example.com' }],
+        },
       });
       assert.equal(rule.statusCode, 200, rule.body);
       const made = await t.request({ method: 'POST', url: '/api/resource/Plain Note', body: { title: 'kept' } });

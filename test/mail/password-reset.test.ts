@@ -29,7 +29,15 @@ for (const dialect of testDialects()) {
       const account = await t.request({
         method: 'POST',
         url: '/api/resource/Email Account',
-        body: { email_account_name: 'Main', email_id: 'robot@example.com', enable_outgoing: 1, default_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, no_smtp_authentication: 1 },
+        body: {
+          email_account_name: 'Main',
+          email_id: 'robot@example.com',
+          enable_outgoing: 1,
+          default_outgoing: 1,
+          smtp_server: '127.0.0.1',
+          smtp_port: sink.port,
+          no_smtp_authentication: 1,
+        },
       });
       assert.equal(account.statusCode, 200, account.body);
       const limit = await t.request({ method: 'PUT', url: '/api/resource/System Settings/System Settings', body: { password_reset_limit: 100 } });
@@ -71,7 +79,9 @@ for (const dialect of testDialects()) {
       const key = await keyMailedTo('ann@example.com', 2);
       assert.equal(Buffer.from(key, 'base64url').length, 32);
       assert.equal(sink.received.length, 2, 'no mail to unknown, disabled or built-in users');
-      const stored = await t.site.db.read((q) => q.all<{ password: string }>(t.site.db.dialect.builder.selectFrom('__Auth').select('password').where('fieldname', '=', 'reset_password_key').compile()));
+      const stored = await t.site.db.read((q) =>
+        q.all<{ password: string }>(t.site.db.dialect.builder.selectFrom('__Auth').select('password').where('fieldname', '=', 'reset_password_key').compile()),
+      );
       assert.equal(stored.length, 1);
       assert.ok(stored[0]!.password.startsWith(`${createHash('sha256').update(key).digest('hex')}:`), 'only the hash is stored');
       assert.doesNotMatch(stored[0]!.password, new RegExp(key));
@@ -105,7 +115,13 @@ for (const dialect of testDialects()) {
       // Move the key's creation back past the default 1200 s instead of waiting.
       const hash = createHash('sha256').update(key).digest('hex');
       await t.site.db.transaction((q) =>
-        q.run(t.site.db.dialect.builder.updateTable('__Auth').set({ password: `${hash}:${Date.now() - 1_201_000}` }).where('fieldname', '=', 'reset_password_key').compile()),
+        q.run(
+          t.site.db.dialect.builder
+            .updateTable('__Auth')
+            .set({ password: `${hash}:${Date.now() - 1_201_000}` })
+            .where('fieldname', '=', 'reset_password_key')
+            .compile(),
+        ),
       );
       const res = await update({ key, new_password: 'Expired-Secret-99' });
       assert.equal(res.statusCode, 410, res.body);
@@ -127,7 +143,12 @@ for (const dialect of testDialects()) {
 
     test('update_password without a key needs a login and the old password', async () => {
       assert.equal((await update({ old_password: 'x', new_password: 'Whatever-Secret-44' })).statusCode, 403);
-      const login = await t.request({ method: 'POST', url: '/api/method/login', body: { usr: 'ann@example.com', pwd: 'Admin-Set-Secret-22' }, anonymous: true });
+      const login = await t.request({
+        method: 'POST',
+        url: '/api/method/login',
+        body: { usr: 'ann@example.com', pwd: 'Admin-Set-Secret-22' },
+        anonymous: true,
+      });
       const cookie = `sid=${login.cookies.find((c) => c.name === 'sid')!.value}`;
       assert.equal((await update({ old_password: 'wrong', new_password: 'Whatever-Secret-44' }, { cookie })).statusCode, 401);
       const ok = await update({ old_password: 'Admin-Set-Secret-22', new_password: 'Whatever-Secret-44' }, { cookie });

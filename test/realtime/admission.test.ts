@@ -90,7 +90,11 @@ for (const dialect of testDialects()) {
         view.site.realtime.publish('msgprint', 'for bob only', { user: f.bob.name });
         view.site.realtime.publish('notice', 'for the website', { room: 'website' });
         await s.next('notice');
-        assert.deepEqual(s.received.map((r) => r.event), ['notice'], `${transports[0]}: Guest, not bob`);
+        assert.deepEqual(
+          s.received.map((r) => r.event),
+          ['notice'],
+          `${transports[0]}: Guest, not bob`,
+        );
       }
       const cross = await pollingHandshake(url, { cookie, origin: EVIL });
       assert.equal(cross.status, 200, cross.text);
@@ -160,7 +164,10 @@ for (const dialect of testDialects()) {
         await events.next('ready');
 
         await setConfig({ maintenance_mode: true, allow_reads_during_maintenance: true });
-        await until(async () => (await t.request({ method: 'POST', url: '/api/resource/ToDo', body: { description: 'x' } })).statusCode === 503, 'writes refused');
+        await until(
+          async () => (await t.request({ method: 'POST', url: '/api/resource/ToDo', body: { description: 'x' } })).statusCode === 503,
+          'writes refused',
+        );
         assert.equal(await refusalOf(base, as(f.bob)), 'connected');
         assert.equal(socket.socket.connected, true);
 

@@ -112,7 +112,11 @@ for (const dialect of testDialects()) {
       dir = await mkdtemp(join(tmpdir(), 'fw-rt-cluster-'));
       const db = await dialect.createUrl();
       drop = db.drop;
-      serve = await startServe(['--site', join(dir, 'site'), '--db', db.url], { workers: 2, env: { FW_ADMIN_PASSWORD: ADMIN_PASSWORD }, readyTimeoutMs: 180_000 });
+      serve = await startServe(['--site', join(dir, 'site'), '--db', db.url], {
+        workers: 2,
+        env: { FW_ADMIN_PASSWORD: ADMIN_PASSWORD },
+        readyTimeoutMs: 180_000,
+      });
       admin = await wireAdmin(serve.baseUrl, ADMIN_PASSWORD);
     });
     after(async () => {
@@ -194,7 +198,13 @@ for (const dialect of testDialects()) {
             ],
           });
         }
-        const user = (await adminCalls.call('POST', '/api/resource/User', { email: 'ivy@cp.test', first_name: 'Ivy', roles: [{ role: 'CP Reader' }, { role: 'CP Marker' }] })).data;
+        const user = (
+          await adminCalls.call('POST', '/api/resource/User', {
+            email: 'ivy@cp.test',
+            first_name: 'Ivy',
+            roles: [{ role: 'CP Reader' }, { role: 'CP Marker' }],
+          })
+        ).data;
         const keys = (await adminCalls.call('POST', '/api/method/fw.core.doctype.user.user.generate_keys', { user: user.name })).message;
         const note = (await adminCalls.call('POST', '/api/resource/CP Note', { title: 'read by role' })).data;
         ivy = { name: user.name, auth: `token ${keys.api_key}:${keys.api_secret}`, note: note.name };
@@ -302,7 +312,10 @@ describe('realtime across two fw serve processes on one PostgreSQL database', { 
     const admin_db = await openDatabase(db.url, { poolSize: 1 });
     try {
       const killed = await admin_db.read((q) =>
-        q.all({ sql: "select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = 'fw-listen' and datname = current_database()", parameters: [] }),
+        q.all({
+          sql: "select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = 'fw-listen' and datname = current_database()",
+          parameters: [],
+        }),
       );
       assert.ok(killed.length >= 2, 'both processes had a listening connection');
     } finally {

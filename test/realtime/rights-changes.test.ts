@@ -150,7 +150,11 @@ for (const dialect of testDialects()) {
     test('a removed share stops doc_update and doc_viewers of that document, on sockets and streams', async () => {
       const note = await f.insertAs(f.bob, { title: 'shared with carol' });
       const share = dataOf(
-        await t.request({ method: 'POST', url: resourceUrl('DocShare'), body: { share_doctype: f.doctype, share_name: note.name, user: f.carol.name, read: 1 } }),
+        await t.request({
+          method: 'POST',
+          url: resourceUrl('DocShare'),
+          body: { share_doctype: f.doctype, share_name: note.name, user: f.carol.name, read: 1 },
+        }),
       );
       const carol = await connect(as(f.carol));
       assert.deepEqual(await carol.ask('doc_subscribe', f.doctype, note.name), { ok: true });

@@ -90,7 +90,10 @@ for (const dialect of testDialects()) {
       t.site.realtime.publish('notice', { to: 'all' });
       t.site.realtime.publish('notice', { to: 'website' }, { room: 'website' });
       assert.deepEqual(await guest.next('notice'), { to: 'website' });
-      assert.deepEqual(guest.received.map((r) => r.args[0]), [{ to: 'website' }]);
+      assert.deepEqual(
+        guest.received.map((r) => r.args[0]),
+        [{ to: 'website' }],
+      );
     });
 
     test('list_update and doc_update follow an insert, a save and a delete, after commit', async () => {
@@ -105,7 +108,9 @@ for (const dialect of testDialects()) {
       });
 
       assert.deepEqual(await s.ask('doc_subscribe', NOTE, doc.name), { ok: true });
-      const saved = dataOf(await t.request({ method: 'PUT', url: resourceUrl(NOTE, doc.name), body: { title: 'second' }, headers: { authorization: bob.auth } }));
+      const saved = dataOf(
+        await t.request({ method: 'PUT', url: resourceUrl(NOTE, doc.name), body: { title: 'second' }, headers: { authorization: bob.auth } }),
+      );
       assert.deepEqual(await s.next('doc_update', (m) => m.modified === saved.modified), {
         doctype: NOTE,
         name: doc.name,
@@ -143,7 +148,10 @@ for (const dialect of testDialects()) {
       await insertAs(bob, { title: 'unseen by carol' });
       t.site.realtime.publish('msgprint', 'marker', { user: carol.name });
       await s.next('msgprint');
-      assert.deepEqual(s.received.map((r) => r.event), ['msgprint']);
+      assert.deepEqual(
+        s.received.map((r) => r.event),
+        ['msgprint'],
+      );
       assert.equal(s.socket.connected, true);
     });
 

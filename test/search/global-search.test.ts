@@ -146,14 +146,21 @@ for (const dialect of testDialects()) {
 
     test('web_search answers in the reference shape', async () => {
       const res = await t.request({ method: 'GET', url: '/api/method/frappe.utils.global_search.web_search' + query({ text: 'Second invoice' }) });
-      assert.deepEqual(res.json().message, [{ doctype: NOTE, name: 'SINV-0002', content: 'Title : Second invoice ||| Body : plain', title: 'Second invoice', route: null }]);
+      assert.deepEqual(res.json().message, [
+        { doctype: NOTE, name: 'SINV-0002', content: 'Title : Second invoice ||| Body : plain', title: 'Second invoice', route: null },
+      ]);
     });
 
     test('the index changes after a commit, never for a rolled-back write', async () => {
       const failed = await t.request({
         method: 'POST',
         url: '/api/method/frappe.client.insert_many',
-        body: { docs: [{ doctype: NOTE, code: 'RB-1', title: 'rollbackword one' }, { doctype: NOTE, code: 'RB-2', title: 'rollbackword two', kind: 'Z' }] },
+        body: {
+          docs: [
+            { doctype: NOTE, code: 'RB-1', title: 'rollbackword one' },
+            { doctype: NOTE, code: 'RB-2', title: 'rollbackword two', kind: 'Z' },
+          ],
+        },
       });
       assert.equal(failed.statusCode, 417, failed.body);
       await note('CTRL-1', 'controlword');
@@ -168,7 +175,11 @@ for (const dialect of testDialects()) {
       assert.equal(put.statusCode, 200, put.body);
       await eventually(async () => assert.deepEqual(names(await search('changedword')), [`${NOTE}/LIFE-1`]));
       assert.deepEqual(await search('lifecycleword'), []);
-      const renamed = await t.request({ method: 'POST', url: '/api/method/frappe.client.rename_doc', body: { doctype: NOTE, old_name: 'LIFE-1', new_name: 'LIFE-2' } });
+      const renamed = await t.request({
+        method: 'POST',
+        url: '/api/method/frappe.client.rename_doc',
+        body: { doctype: NOTE, old_name: 'LIFE-1', new_name: 'LIFE-2' },
+      });
       // A rename may be queued as a job (202): the worker runs it.
       assert.ok(renamed.statusCode === 200 || renamed.statusCode === 202, renamed.body);
       await new JobWorker(t.site.jobs).runDue();
@@ -207,11 +218,20 @@ for (const dialect of testDialects()) {
       const put = await t.request({ method: 'PUT', url: resourceUrl('DocType', 'Late Note'), body: { fields } });
       assert.equal(put.statusCode, 200, put.body);
       await new JobWorker(t.site.jobs).runDue();
-      assert.deepEqual((await search('latecomerword')).map((h) => h.doctype), ['Late Note']);
+      assert.deepEqual(
+        (await search('latecomerword')).map((h) => h.doctype),
+        ['Late Note'],
+      );
     });
 
     test('bad input is a clear 4xx, never a 500', async () => {
-      for (const params of [{ text: 'x'.repeat(501) }, { text: 'apple', limit: 0 }, { text: 'apple', limit: 'many' }, { text: 'apple', start: -1 }, { text: 'apple', doctype: 'No Such' }]) {
+      for (const params of [
+        { text: 'x'.repeat(501) },
+        { text: 'apple', limit: 0 },
+        { text: 'apple', limit: 'many' },
+        { text: 'apple', start: -1 },
+        { text: 'apple', doctype: 'No Such' },
+      ]) {
         const res = await t.request({ method: 'GET', url: SEARCH + query(params) });
         assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${JSON.stringify(params)}: ${res.statusCode} ${res.body}`);
       }

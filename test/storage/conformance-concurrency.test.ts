@@ -12,17 +12,25 @@ async function createTables(db: Database): Promise<void> {
   const varchar = sql.raw(db.dialect.columnType({ kind: 'varchar', length: 140 }));
   const int = sql.raw(db.dialect.columnType({ kind: 'int' }));
   await db.transaction(async (q) => {
-    await q.run(b.createTable('tabCounter').addColumn('name', varchar, (c) => c.primaryKey()).addColumn('n', int).compile());
     await q.run(
-      b.createTable('tabSeries').addColumn('name', varchar, (c) => c.primaryKey()).addColumn('current', int).compile(),
+      b
+        .createTable('tabCounter')
+        .addColumn('name', varchar, (c) => c.primaryKey())
+        .addColumn('n', int)
+        .compile(),
+    );
+    await q.run(
+      b
+        .createTable('tabSeries')
+        .addColumn('name', varchar, (c) => c.primaryKey())
+        .addColumn('current', int)
+        .compile(),
     );
   });
 }
 
 async function counterValue(db: Database, name: string): Promise<number> {
-  const [row] = await db.read((q) =>
-    q.all<{ n: number }>(db.dialect.builder.selectFrom('tabCounter').select('n').where('name', '=', name).compile()),
-  );
+  const [row] = await db.read((q) => q.all<{ n: number }>(db.dialect.builder.selectFrom('tabCounter').select('n').where('name', '=', name).compile()));
   return row.n;
 }
 
@@ -37,16 +45,11 @@ for (const d of testDialects()) {
     });
     after(() => drop());
 
-    const resetCounter = (name: string) =>
-      db.transaction((q) => q.run(db.dialect.builder.insertInto('tabCounter').values({ name, n: 0 }).compile()));
+    const resetCounter = (name: string) => db.transaction((q) => q.run(db.dialect.builder.insertInto('tabCounter').values({ name, n: 0 }).compile()));
 
     test('parallel transactions incrementing one row in place lose no update', async () => {
       await resetCounter('in-place');
-      const increment = db.dialect.builder
-        .updateTable('tabCounter')
-        .set({ n: sql`n + 1` })
-        .where('name', '=', 'in-place')
-        .compile();
+      const increment = db.dialect.builder.updateTable('tabCounter').set({ n: sql`n + 1` }).where('name', '=', 'in-place').compile();
       await Promise.all(
         Array.from({ length: WORKERS }, () =>
           db.transaction(async (q) => {
@@ -68,7 +71,13 @@ for (const d of testDialects()) {
         Array.from({ length: WORKERS }, () =>
           db.transaction(async (q) => {
             const [{ n }] = await readCurrent(q);
-            await q.run(b.updateTable('tabCounter').set({ n: n + 1 }).where('name', '=', 'locked').compile());
+            await q.run(
+              b
+                .updateTable('tabCounter')
+                .set({ n: n + 1 })
+                .where('name', '=', 'locked')
+                .compile(),
+            );
           }),
         ),
       );

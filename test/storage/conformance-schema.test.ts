@@ -40,13 +40,20 @@ for (const d of testDialects()) {
         for await (const row of q.iterate<{ idx: number }>(allRows())) idx.push(row.idx);
         return idx;
       });
-      assert.deepEqual(seen, Array.from({ length: ROWS }, (_, i) => i));
+      assert.deepEqual(
+        seen,
+        Array.from({ length: ROWS }, (_, i) => i),
+      );
     });
 
     test('iterate binds parameters and works inside a transaction', async () => {
       const names = await db.transaction(async (q) => {
         const out: string[] = [];
-        const query = db.dialect.builder.selectFrom('tabRow').select('name').where('idx', '>=', ROWS - 3).orderBy('idx');
+        const query = db.dialect.builder
+          .selectFrom('tabRow')
+          .select('name')
+          .where('idx', '>=', ROWS - 3)
+          .orderBy('idx');
         for await (const row of q.iterate<{ name: string }>(query.compile())) out.push(row.name);
         return out;
       });
@@ -58,14 +65,15 @@ for (const d of testDialects()) {
         let taken = 0;
         let lookedUp = 0;
         for await (const row of q.iterate<{ name: string }>(allRows())) {
-          const [again] = await q.all<{ idx: number }>(
-            db.dialect.builder.selectFrom('tabRow').select('idx').where('name', '=', row.name).compile(),
-          );
+          const [again] = await q.all<{ idx: number }>(db.dialect.builder.selectFrom('tabRow').select('idx').where('name', '=', row.name).compile());
           lookedUp += again.idx;
           if (++taken === 10) break;
         }
         const [after] = await q.all<{ n: number }>(
-          db.dialect.builder.selectFrom('tabRow').select((eb) => eb.fn.countAll().as('n')).compile(),
+          db.dialect.builder
+            .selectFrom('tabRow')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .compile(),
         );
         return { taken, lookedUp, total: after.n };
       });
@@ -85,9 +93,7 @@ for (const d of testDialects()) {
     });
 
     test('listIndexes names the indexes created on a table', async () => {
-      await db.transaction((q) =>
-        q.run(db.dialect.builder.schema.createIndex('tabRow_idx_index').on('tabRow').column('idx').compile()),
-      );
+      await db.transaction((q) => q.run(db.dialect.builder.schema.createIndex('tabRow_idx_index').on('tabRow').column('idx').compile()));
       const indexes = await db.read((q) => db.dialect.listIndexes(q, 'tabRow'));
       assert.ok(indexes.includes('tabRow_idx_index'), `got ${indexes.join(', ')}`);
       assert.deepEqual(await db.read((q) => db.dialect.listIndexes(q, 'tabMissing')), []);
@@ -98,7 +104,13 @@ for (const d of testDialects()) {
       const wide = { kind: 'varchar', length: 140 } as const;
       const b = db.dialect.builder;
       await db.transaction(async (q) => {
-        await q.run(b.schema.createTable('tabNarrow').addColumn('name', type(short), (c) => c.primaryKey()).addColumn('title', type(short)).compile());
+        await q.run(
+          b.schema
+            .createTable('tabNarrow')
+            .addColumn('name', type(short), (c) => c.primaryKey())
+            .addColumn('title', type(short))
+            .compile(),
+        );
         await q.run(b.insertInto('tabNarrow').values({ name: 'n1', title: 'ten chars!' }).compile());
       });
       const title = async () => (await db.read((q) => db.dialect.listColumns(q, 'tabNarrow'))).find((c) => c.name === 'title')!;
@@ -120,7 +132,13 @@ for (const d of testDialects()) {
     test('a varchar that becomes text is widened to hold long values', async () => {
       const b = db.dialect.builder;
       await db.transaction((q) =>
-        q.run(b.schema.createTable('tabToText').addColumn('name', type({ kind: 'varchar', length: 140 }), (c) => c.primaryKey()).addColumn('body', type({ kind: 'varchar', length: 20 })).compile()),
+        q.run(
+          b.schema
+            .createTable('tabToText')
+            .addColumn('name', type({ kind: 'varchar', length: 140 }), (c) => c.primaryKey())
+            .addColumn('body', type({ kind: 'varchar', length: 20 }))
+            .compile(),
+        ),
       );
       const body = (await db.read((q) => db.dialect.listColumns(q, 'tabToText'))).find((c) => c.name === 'body')!;
       if (db.dialect.needsWidening(body, { kind: 'text' })) {

@@ -22,16 +22,19 @@ async function createSample(db: Database): Promise<void> {
       .addColumn('status', col(db, 'varchar', 20), (c) => c.notNull().defaultTo('Open'));
     for (const kind of KINDS) create = create.addColumn(`c_${kind}`, col(db, kind, kind === 'varchar' ? 140 : undefined));
     await q.run(create.compile());
-    await q.run(
-      db.dialect.builder.schema.createIndex('tabSample_email_unique').on('tabSample').column('email').unique().compile(),
-    );
+    await q.run(db.dialect.builder.schema.createIndex('tabSample_email_unique').on('tabSample').column('email').unique().compile());
   });
 }
 
 async function count(db: Database, table: string): Promise<number> {
   const b = db.dialect.builder;
   const [row] = await db.read((q) =>
-    q.all<{ n: number }>(b.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).compile()),
+    q.all<{ n: number }>(
+      b
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .compile(),
+    ),
   );
   return row.n;
 }
@@ -59,11 +62,7 @@ for (const d of testDialects()) {
     after(() => drop());
 
     const select = (names: string[], columns: string[]) =>
-      db.read((q) =>
-        q.all(
-          db.dialect.builder.selectFrom('tabSample').select(columns).where('name', 'in', names).orderBy('name').compile(),
-        ),
-      );
+      db.read((q) => q.all(db.dialect.builder.selectFrom('tabSample').select(columns).where('name', 'in', names).orderBy('name').compile()));
 
     test('every column kind reads back exactly what was written', async () => {
       const rows = [
@@ -99,7 +98,13 @@ for (const d of testDialects()) {
       });
       const columns = ['name', ...KINDS.map((k) => `c_${k}`)];
       const expected = rows.map((r) => Object.fromEntries(columns.map((c) => [c, (r as Record<string, unknown>)[c] ?? null])));
-      assert.deepEqual(await select(rows.map((r) => r.name), columns), expected);
+      assert.deepEqual(
+        await select(
+          rows.map((r) => r.name),
+          columns,
+        ),
+        expected,
+      );
     });
 
     test('counts and numeric columns come back as JS numbers', async () => {
@@ -119,29 +124,35 @@ for (const d of testDialects()) {
 
     test('a primary-key clash is a DuplicateEntryError', async () => {
       await db.transaction((q) => insert(db, q, { name: 'dup' }));
-      const err = await db.transaction((q) => insert(db, q, { name: 'dup' })).then(
-        () => assert.fail('the second insert should fail'),
-        (e: unknown) => e,
-      );
+      const err = await db
+        .transaction((q) => insert(db, q, { name: 'dup' }))
+        .then(
+          () => assert.fail('the second insert should fail'),
+          (e: unknown) => e,
+        );
       assertFwError(err, 'DuplicateEntryError', 409);
     });
 
     test('a unique-index clash is a UniqueValidationError naming the column', async () => {
       await db.transaction((q) => insert(db, q, { name: 'u1', email: 'a@example.com' }));
-      const err = await db.transaction((q) => insert(db, q, { name: 'u2', email: 'a@example.com' })).then(
-        () => assert.fail('the second insert should fail'),
-        (e: unknown) => e,
-      );
+      const err = await db
+        .transaction((q) => insert(db, q, { name: 'u2', email: 'a@example.com' }))
+        .then(
+          () => assert.fail('the second insert should fail'),
+          (e: unknown) => e,
+        );
       const fw = assertFwError(err, 'UniqueValidationError', 417);
       assert.equal(fw.details.column, 'email');
       assert.equal(fw.details.table, 'tabSample');
     });
 
     test('a NULL in a NOT NULL column is a MandatoryError naming the column', async () => {
-      const err = await db.transaction((q) => insert(db, q, { name: 'no-status', status: null })).then(
-        () => assert.fail('the insert should fail'),
-        (e: unknown) => e,
-      );
+      const err = await db
+        .transaction((q) => insert(db, q, { name: 'no-status', status: null }))
+        .then(
+          () => assert.fail('the insert should fail'),
+          (e: unknown) => e,
+        );
       assert.equal(assertFwError(err, 'MandatoryError', 417).details.column, 'status');
     });
 

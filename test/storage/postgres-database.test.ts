@@ -198,11 +198,14 @@ describe('PostgreSQL database', { skip: postgres ? false : 'PostgreSQL is not am
   test('an unreachable server gives a 503 Database unavailable', async () => {
     const nowhere = new PostgresDatabase({ connectionString: 'postgres://postgres@127.0.0.1:1/none', connectionTimeoutMs: 2000 });
     try {
-      await assert.rejects(nowhere.transaction(async () => 1), (err: unknown) => {
-        rejectsWith('ServiceUnavailableError', 503)(err);
-        assert.equal((err as Error).message, 'Database unavailable');
-        return true;
-      });
+      await assert.rejects(
+        nowhere.transaction(async () => 1),
+        (err: unknown) => {
+          rejectsWith('ServiceUnavailableError', 503)(err);
+          assert.equal((err as Error).message, 'Database unavailable');
+          return true;
+        },
+      );
     } finally {
       await nowhere.close();
     }
@@ -211,6 +214,9 @@ describe('PostgreSQL database', { skip: postgres ? false : 'PostgreSQL is not am
   test('work started after close is refused with a 503', async () => {
     const closing = new PostgresDatabase({ connectionString: url });
     await closing.close();
-    await assert.rejects(closing.read(async () => 1), rejectsWith('ServiceUnavailableError', 503));
+    await assert.rejects(
+      closing.read(async () => 1),
+      rejectsWith('ServiceUnavailableError', 503),
+    );
   });
 });

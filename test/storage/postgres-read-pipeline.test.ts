@@ -35,12 +35,19 @@ describe('PostgreSQL statement pipelines and deferred checks', { skip: postgres 
   });
 
   test('answers each statement in order, with its values bound and the pool type parsers applied', async () => {
-    const results = await StatementPipeline.run(client, [
-      { text: 'select $1::text as a, $2::int8 as b, $3::text as c', values: ['x', 42, null] },
-      { text: "select 'two' as t", values: [] },
-      { text: 'set local statement_timeout = 1000', values: [] },
-    ], decoders);
-    assert.deepEqual(results.map((r) => r.rows), [[{ a: 'x', b: 42, c: null }], [{ t: 'two' }], []]);
+    const results = await StatementPipeline.run(
+      client,
+      [
+        { text: 'select $1::text as a, $2::int8 as b, $3::text as c', values: ['x', 42, null] },
+        { text: "select 'two' as t", values: [] },
+        { text: 'set local statement_timeout = 1000', values: [] },
+      ],
+      decoders,
+    );
+    assert.deepEqual(
+      results.map((r) => r.rows),
+      [[{ a: 'x', b: 42, c: null }], [{ t: 'two' }], []],
+    );
   });
 
   test('decodes a statement whose columns changed (a DocType change) by its new columns, and counts written rows', async () => {
@@ -50,18 +57,31 @@ describe('PostgreSQL statement pipelines and deferred checks', { skip: postgres 
     assert.equal(inserted.rowCount, 2);
     assert.deepEqual((await StatementPipeline.run(client, [{ text, values: [] }], decoders))[0].rows, [{ name: 'a' }, { name: 'b' }]);
     await client.query('alter table "tabGrowing" add column n int8 default 7');
-    assert.deepEqual((await StatementPipeline.run(client, [{ text, values: [] }], decoders))[0].rows, [{ name: 'a', n: 7 }, { name: 'b', n: 7 }]);
+    assert.deepEqual((await StatementPipeline.run(client, [{ text, values: [] }], decoders))[0].rows, [
+      { name: 'a', n: 7 },
+      { name: 'b', n: 7 },
+    ]);
     // Same name, another type: a decoder kept by name alone would turn '08' into 8.
     await client.query(`alter table "tabGrowing" drop column n, add column n text default '08'`);
-    assert.deepEqual((await StatementPipeline.run(client, [{ text, values: [] }], decoders))[0].rows, [{ name: 'a', n: '08' }, { name: 'b', n: '08' }]);
+    assert.deepEqual((await StatementPipeline.run(client, [{ text, values: [] }], decoders))[0].rows, [
+      { name: 'a', n: '08' },
+      { name: 'b', n: '08' },
+    ]);
   });
 
   test('stops at the first error, reporting what completed, and nothing of the failed pipeline stays', async () => {
-    const failed = await StatementPipeline.run(client, [
-      { text: `insert into "tabPiped" values ('before', 1)`, values: [] },
-      { text: 'select 1 / $1::int as boom', values: [0] },
-      { text: `insert into "tabPiped" values ('after', 2)`, values: [] },
-    ], decoders).then(() => undefined, (err: unknown) => err);
+    const failed = await StatementPipeline.run(
+      client,
+      [
+        { text: `insert into "tabPiped" values ('before', 1)`, values: [] },
+        { text: 'select 1 / $1::int as boom', values: [0] },
+        { text: `insert into "tabPiped" values ('after', 2)`, values: [] },
+      ],
+      decoders,
+    ).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     assert.ok(failed instanceof PipelineError);
     assert.match(failed.failure.message, /division by zero/);
     assert.equal(failed.completed.length, 1);
@@ -119,7 +139,10 @@ describe('PostgreSQL statement pipelines and deferred checks', { skip: postgres 
   test('a check is deferred only before the unit begins', async () => {
     await db.read(async (q) => {
       await q.all(stmt('select 1 as one'));
-      assert.equal(q.deferCheck?.(stmt('select 1 as value'), () => true), undefined);
+      assert.equal(
+        q.deferCheck?.(stmt('select 1 as value'), () => true),
+        undefined,
+      );
     });
   });
 

@@ -16,8 +16,7 @@ for (const d of testDialects()) {
     const b = () => db.dialect.builder;
     const readValue = async (q: Queryable, name: string) =>
       (await q.all<{ n: number }>(b().selectFrom('tabCounter').select('n').where('name', '=', name).compile()))[0]?.n;
-    const setValue = (name: string, n: number) =>
-      db.transaction((q) => q.run(b().updateTable('tabCounter').set({ n }).where('name', '=', name).compile()));
+    const setValue = (name: string, n: number) => db.transaction((q) => q.run(b().updateTable('tabCounter').set({ n }).where('name', '=', name).compile()));
 
     before(async () => {
       ({ db, drop } = await openTestDatabase(d));
@@ -29,7 +28,15 @@ for (const d of testDialects()) {
             .addColumn('n', sql.raw(db.dialect.columnType({ kind: 'int' })))
             .compile(),
         );
-        await q.run(b().insertInto('tabCounter').values([{ name: 'a', n: 1 }, { name: 'b', n: 1 }]).compile());
+        await q.run(
+          b()
+            .insertInto('tabCounter')
+            .values([
+              { name: 'a', n: 1 },
+              { name: 'b', n: 1 },
+            ])
+            .compile(),
+        );
       });
     });
     after(() => drop());
@@ -66,7 +73,10 @@ for (const d of testDialects()) {
       await setValue('a', 5);
       const update = b().updateTable('tabCounter').set({ n: 99 }).where('name', '=', 'a').compile();
       const refused = async (work: Promise<unknown>) => {
-        const err = await work.then(() => undefined, (e: unknown) => e);
+        const err = await work.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         assert.ok(err instanceof PermissionError, `expected PermissionError, got ${String(err)}`);
         assert.equal(err.status, 403);
         assert.equal(err.details.readOnlyRequest, true);

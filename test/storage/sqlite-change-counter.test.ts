@@ -7,8 +7,7 @@ import { openDatabase } from '../../src/storage/open-database.js';
 import type { Database } from '../../src/storage/database.js';
 
 const counterOf = (db: Database) => db.read(async (q) => q.changeCounter?.());
-const insert = (db: Database, n: number) =>
-  db.transaction((q) => q.run({ sql: 'insert into t (n) values (?)', parameters: [n] }));
+const insert = (db: Database, n: number) => db.transaction((q) => q.run({ sql: 'insert into t (n) values (?)', parameters: [n] }));
 
 // The metadata check of every request skips its read while this counter stays the same, so it
 // must move for every commit: this process's own and another process's.

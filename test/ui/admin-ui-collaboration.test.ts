@@ -65,24 +65,52 @@ describe(`admin UI: collaboration, list settings and reports (${dialect.name})`,
     page.on('request', (r) => {
       if (r.url().includes('get_transitions')) transitionsAsked.push(r.url());
     });
-    dataOf(await t.request({ method: 'POST', url: '/api/resource/DocType', body: {
-      name: CLAIM, module: 'People',
-      fields: [
-        { fieldname: 'title', label: 'Title', fieldtype: 'Data', in_list_view: 1 },
-        { fieldname: 'category', label: 'Category', fieldtype: 'Data', in_list_view: 1 },
-        { fieldname: 'amount', label: 'Amount', fieldtype: 'Float', in_list_view: 1 },
-      ],
-      permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1, report: 1, export: 1 }],
-    } }));
-    for (const [title, category, amount] of [['Train', 'Travel', 120], ['Hotel', 'Travel', 300], ['Lunch', 'Food', 25.5], ['Taxi', 'Travel', 40], ['Misc', '', 10]] as const) {
+    dataOf(
+      await t.request({
+        method: 'POST',
+        url: '/api/resource/DocType',
+        body: {
+          name: CLAIM,
+          module: 'People',
+          fields: [
+            { fieldname: 'title', label: 'Title', fieldtype: 'Data', in_list_view: 1 },
+            { fieldname: 'category', label: 'Category', fieldtype: 'Data', in_list_view: 1 },
+            { fieldname: 'amount', label: 'Amount', fieldtype: 'Float', in_list_view: 1 },
+          ],
+          permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1, report: 1, export: 1 }],
+        },
+      }),
+    );
+    for (const [title, category, amount] of [
+      ['Train', 'Travel', 120],
+      ['Hotel', 'Travel', 300],
+      ['Lunch', 'Food', 25.5],
+      ['Taxi', 'Travel', 40],
+      ['Misc', '', 10],
+    ] as const) {
       const doc = dataOf(await t.request({ method: 'POST', url: `/api/resource/${CLAIM}`, body: { title, category, amount } }));
       if (title === 'Hotel') claim = doc;
     }
     await createUser(t, 'jane@claims.test', { roles: ['System Manager'] });
-    dataOf(await t.request({ method: 'POST', url: '/api/resource/Report', body: {
-      report_name: 'Claims by Category', ref_doctype: CLAIM, report_type: 'Report Builder',
-      json: JSON.stringify({ fields: [['category', CLAIM], ['amount', CLAIM]], filters: [], group_by: { group_by: `\`tab${CLAIM}\`.\`category\``, aggregate_function: 'sum', aggregate_on: 'amount' } }),
-    } }));
+    dataOf(
+      await t.request({
+        method: 'POST',
+        url: '/api/resource/Report',
+        body: {
+          report_name: 'Claims by Category',
+          ref_doctype: CLAIM,
+          report_type: 'Report Builder',
+          json: JSON.stringify({
+            fields: [
+              ['category', CLAIM],
+              ['amount', CLAIM],
+            ],
+            filters: [],
+            group_by: { group_by: `\`tab${CLAIM}\`.\`category\``, aggregate_function: 'sum', aggregate_on: 'amount' },
+          }),
+        },
+      }),
+    );
     await login(page, 'Administrator', ADMIN_PASSWORD);
   });
 
@@ -112,11 +140,18 @@ describe(`admin UI: collaboration, list settings and reports (${dialect.name})`,
     await panel.getByRole('button', { name: 'Like' }).click();
     await panel.getByRole('button', { name: /^Liked/, pressed: true }).waitFor();
 
-    const info = (await t.request({ method: 'GET', url: `/api/method/frappe.desk.form.load.getdoc?doctype=${encodeURIComponent(CLAIM)}&name=${claim.name}` })).json().docinfo;
-    assert.deepEqual(info.assignments.map((a: { owner: string }) => a.owner), ['jane@claims.test']);
+    const info = (
+      await t.request({ method: 'GET', url: `/api/method/frappe.desk.form.load.getdoc?doctype=${encodeURIComponent(CLAIM)}&name=${claim.name}` })
+    ).json().docinfo;
+    assert.deepEqual(
+      info.assignments.map((a: { owner: string }) => a.owner),
+      ['jane@claims.test'],
+    );
     assert.equal(info.tags, 'urgent');
     assert.equal(info.is_document_followed, true);
-    const [liked] = dataOf(await t.request({ method: 'GET', url: `/api/resource/${CLAIM}?fields=["name","_liked_by"]&filters=[["name","=","${claim.name}"]]` })) as unknown as { _liked_by: string }[];
+    const [liked] = dataOf(
+      await t.request({ method: 'GET', url: `/api/resource/${CLAIM}?fields=["name","_liked_by"]&filters=[["name","=","${claim.name}"]]` }),
+    ) as unknown as { _liked_by: string }[];
     assert.deepEqual(JSON.parse(liked._liked_by), ['Administrator']);
 
     await checkScreens('form-panel', () => panel.locator('[data-tag]', { hasText: 'urgent' }).waitFor());
@@ -125,7 +160,9 @@ describe(`admin UI: collaboration, list settings and reports (${dialect.name})`,
     await panel.locator('[data-tag]').waitFor({ state: 'detached' });
     await panel.getByRole('button', { name: 'Remove assignment of jane@claims.test' }).click();
     await panel.getByText('Nobody').waitFor();
-    const after = (await t.request({ method: 'GET', url: `/api/method/frappe.desk.form.load.getdoc?doctype=${encodeURIComponent(CLAIM)}&name=${claim.name}` })).json().docinfo;
+    const after = (
+      await t.request({ method: 'GET', url: `/api/method/frappe.desk.form.load.getdoc?doctype=${encodeURIComponent(CLAIM)}&name=${claim.name}` })
+    ).json().docinfo;
     assert.deepEqual([after.assignments, after.tags], [[], '']);
 
     assert.deepEqual(transitionsAsked, [], 'a DocType without a workflow is not asked for transitions');
@@ -141,10 +178,18 @@ describe(`admin UI: collaboration, list settings and reports (${dialect.name})`,
     await page.getByLabel('Sort by').selectOption('amount');
     await urlMatches(page, /order=amount(\+| )desc/);
     await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('dialog').getByRole('checkbox', { name: /Created by/ }).check();
+    await page
+      .getByRole('dialog')
+      .getByRole('checkbox', { name: /Created by/ })
+      .check();
     await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
-    const stored = async () => JSON.parse((await t.request({ method: 'GET', url: `/api/method/fw.model.utils.user_settings.get?doctype=${encodeURIComponent(CLAIM)}` })).json().message).List ?? {};
-    await until(async () => (await stored()).page_length === 100 && (await stored()).order_by === 'amount desc' && ((await stored()).fields ?? []).includes('owner'), 'the list settings are saved');
+    const stored = async () =>
+      JSON.parse((await t.request({ method: 'GET', url: `/api/method/fw.model.utils.user_settings.get?doctype=${encodeURIComponent(CLAIM)}` })).json().message)
+        .List ?? {};
+    await until(
+      async () => (await stored()).page_length === 100 && (await stored()).order_by === 'amount desc' && ((await stored()).fields ?? []).includes('owner'),
+      'the list settings are saved',
+    );
     assert.deepEqual((await stored()).filters, [['category', '=', 'Travel']]);
 
     await page.getByRole('link', { name: 'Home' }).first().click();
@@ -154,7 +199,10 @@ describe(`admin UI: collaboration, list settings and reports (${dialect.name})`,
     await page.locator('[data-total]', { hasText: '1–3 of 3' }).waitFor();
     assert.equal(await page.getByLabel('Rows per page').inputValue(), '100');
     assert.equal(await page.getByLabel('Sort by').inputValue(), 'amount');
-    await page.getByRole('list', { name: 'Active filters' }).getByText(/category = Travel/i).waitFor();
+    await page
+      .getByRole('list', { name: 'Active filters' })
+      .getByText(/category = Travel/i)
+      .waitFor();
     await page.getByRole('columnheader', { name: 'Created by' }).waitFor();
     const firstRow = page.locator('tbody tr').first();
     assert.match(await firstRow.innerText(), /Hotel/, 'sorted by amount, highest first');

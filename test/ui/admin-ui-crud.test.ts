@@ -32,18 +32,34 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
     ({ page, problems } = await newContext(browser, base));
     page.setDefaultTimeout(20_000);
     // A child table and a Link target made through the API; the parent is built in the UI below.
-    dataOf(await t.request({ method: 'POST', url: '/api/resource/DocType', body: {
-      name: 'UI Line', istable: 1, module: 'Shop',
-      fields: [
-        { fieldname: 'item', label: 'Item', fieldtype: 'Data', in_list_view: 1, reqd: 1 },
-        { fieldname: 'qty', label: 'Qty', fieldtype: 'Int', in_list_view: 1 },
-      ],
-    } }));
-    dataOf(await t.request({ method: 'POST', url: '/api/resource/DocType', body: {
-      name: 'UI Customer', module: 'Shop', autoname: 'field:customer_name',
-      fields: [{ fieldname: 'customer_name', label: 'Customer Name', fieldtype: 'Data', reqd: 1, in_list_view: 1 }],
-      permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 }],
-    } }));
+    dataOf(
+      await t.request({
+        method: 'POST',
+        url: '/api/resource/DocType',
+        body: {
+          name: 'UI Line',
+          istable: 1,
+          module: 'Shop',
+          fields: [
+            { fieldname: 'item', label: 'Item', fieldtype: 'Data', in_list_view: 1, reqd: 1 },
+            { fieldname: 'qty', label: 'Qty', fieldtype: 'Int', in_list_view: 1 },
+          ],
+        },
+      }),
+    );
+    dataOf(
+      await t.request({
+        method: 'POST',
+        url: '/api/resource/DocType',
+        body: {
+          name: 'UI Customer',
+          module: 'Shop',
+          autoname: 'field:customer_name',
+          fields: [{ fieldname: 'customer_name', label: 'Customer Name', fieldtype: 'Data', reqd: 1, in_list_view: 1 }],
+          permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 }],
+        },
+      }),
+    );
     for (const customer_name of ['Acme', 'Globex', 'Initech']) {
       dataOf(await t.request({ method: 'POST', url: '/api/resource/UI Customer', body: { customer_name } }));
     }
@@ -142,7 +158,13 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
     const doc = dataOf(await t.request({ method: 'GET', url: `/api/resource/UI Order/${encodeURIComponent(name)}` }));
     assert.equal(doc.customer, 'Globex');
     assert.equal(doc.amount, 1250.5);
-    assert.deepEqual((doc.lines as { item: string; qty: number }[]).map((l) => [l.item, l.qty]), [['Nuts', 60], ['Bolts', 40]]);
+    assert.deepEqual(
+      (doc.lines as { item: string; qty: number }[]).map((l) => [l.item, l.qty]),
+      [
+        ['Nuts', 60],
+        ['Bolts', 40],
+      ],
+    );
     assert.match(String(doc.notes), /Deliver before Friday/);
     await page.getByRole('button', { name: 'Submit' }).waitFor();
     await screenshot(page, '05-form-saved');
@@ -150,7 +172,11 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
   });
 
   test('the list shows, searches, filters, pages and deletes documents', async () => {
-    for (const [customer, amount] of [['Acme', 10], ['Acme', 20], ['Initech', 30]] as const) {
+    for (const [customer, amount] of [
+      ['Acme', 10],
+      ['Acme', 20],
+      ['Initech', 30],
+    ] as const) {
       dataOf(await t.request({ method: 'POST', url: '/api/resource/UI Order', body: { customer, amount, status: 'Closed' } }));
     }
     await page.goto('/app/ui-order');
@@ -171,7 +197,9 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
     await page.getByRole('button', { name: /Remove filter customer/ }).click();
     await page.locator('[data-total]').filter({ hasText: 'of 4' }).waitFor();
     // The search box (focused with /) looks in names.
-    const first = dataOf(await t.request({ method: 'GET', url: '/api/resource/UI Order?fields=["name"]&filters=[["customer","=","Initech"]]' })) as unknown as { name: string }[];
+    const first = dataOf(await t.request({ method: 'GET', url: '/api/resource/UI Order?fields=["name"]&filters=[["customer","=","Initech"]]' })) as unknown as {
+      name: string;
+    }[];
     await page.locator('body').click();
     await page.keyboard.press('/');
     await page.keyboard.type(first[0].name.slice(0, 6));
@@ -180,7 +208,10 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
     await page.locator('[data-total]').filter({ hasText: 'of 4' }).waitFor();
     // Columns: add Amount through the picker.
     await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('dialog').getByLabel(/Amount/).check();
+    await page
+      .getByRole('dialog')
+      .getByLabel(/Amount/)
+      .check();
     await page.keyboard.press('Escape');
     await page.getByRole('columnheader', { name: 'Amount' }).waitFor();
     // Sort by amount ascending through its header (first click descending, second ascending).
@@ -191,7 +222,9 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
     await page.getByLabel('Rows per page').selectOption('100');
     await urlMatches(page, /limit=100/);
     // Bulk delete the two Acme orders.
-    const acme = dataOf(await t.request({ method: 'GET', url: '/api/resource/UI Order?fields=["name"]&filters=[["customer","=","Acme"]]' })) as unknown as { name: string }[];
+    const acme = dataOf(await t.request({ method: 'GET', url: '/api/resource/UI Order?fields=["name"]&filters=[["customer","=","Acme"]]' })) as unknown as {
+      name: string;
+    }[];
     for (const { name } of acme) await page.getByLabel(`Select ${name}`).check();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
@@ -203,7 +236,9 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
   });
 
   test('a document is edited, submitted, cancelled and amended from its form', async () => {
-    const [order] = dataOf(await t.request({ method: 'GET', url: '/api/resource/UI Order?fields=["name"]&filters=[["customer","=","Globex"]]' })) as unknown as { name: string }[];
+    const [order] = dataOf(
+      await t.request({ method: 'GET', url: '/api/resource/UI Order?fields=["name"]&filters=[["customer","=","Globex"]]' }),
+    ) as unknown as { name: string }[];
     await page.goto(`/app/ui-order/${encodeURIComponent(order.name)}`);
     await page.getByLabel('Amount').fill('99');
     await page.getByText('Not saved').waitFor();
@@ -230,7 +265,10 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
     await screenshot(page, '08-form-amended');
     // The version timeline shows the earlier edit of the amount.
     await page.goto(`/app/ui-order/${encodeURIComponent(order.name)}`);
-    await page.getByRole('region', { name: 'Activity' }).getByText(/Amount: 1250\.5 → 99/).waitFor();
+    await page
+      .getByRole('region', { name: 'Activity' })
+      .getByText(/Amount: 1250\.5 → 99/)
+      .waitFor();
     assert.deepEqual(problems, []);
   });
 

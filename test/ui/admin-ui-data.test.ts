@@ -83,7 +83,11 @@ describe(`admin UI: export and global search (${dialect.name})`, { skip }, () =>
     await insertDoc(t, CARD, { code: 'LC-HIDDEN', title: 'Quince secret ledger', amount: 99, body: 'Quince of the board' });
     owner = await createUser(t, 'card-owner@example.com', { roles: ['Card Owner'] });
     await createUser(t, 'card-viewer@example.com', { roles: ['Card Viewer'] });
-    const own = await actAs(t, owner, { method: 'POST', url: resourceUrl(CARD), body: { code: 'LC-OWN', title: 'Quince orchard notes', amount: 7, body: 'my quince trees' } });
+    const own = await actAs(t, owner, {
+      method: 'POST',
+      url: resourceUrl(CARD),
+      body: { code: 'LC-OWN', title: 'Quince orchard notes', amount: 7, body: 'my quince trees' },
+    });
     assert.equal(own.statusCode, 200, own.body);
     await indexed(undefined, 'quince', 3);
     await indexed(owner, 'quince', 1);
@@ -131,7 +135,10 @@ describe(`admin UI: export and global search (${dialect.name})`, { skip }, () =>
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
       const sheet = book.worksheets[0]!;
-      const values = sheet.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+      const values = sheet
+        .getSheetValues()
+        .filter(Boolean)
+        .map((r) => (r as unknown[]).slice(1));
       assert.deepEqual(values, [
         ['Sr', 'ID', 'Title', 'Amount'],
         [1, 'LC-001', 'Zoë’s crème ledger', 12.5],
@@ -150,9 +157,13 @@ describe(`admin UI: export and global search (${dialect.name})`, { skip }, () =>
       const list = page.getByRole('listbox', { name: 'Search results' });
       await list.getByRole('option').first().waitFor();
       await page.getByRole('status').filter({ hasText: '1 result' }).waitFor({ state: 'attached' });
-      assert.deepEqual(await list.getByRole('option').allInnerTexts().then((t) => t.map((s) => s.replace(/\s+/g, ' ').trim())), [
-        `${CARD} Quince orchard notes · LC-OWN Body : my quince trees`,
-      ]);
+      assert.deepEqual(
+        await list
+          .getByRole('option')
+          .allInnerTexts()
+          .then((t) => t.map((s) => s.replace(/\s+/g, ' ').trim())),
+        [`${CARD} Quince orchard notes · LC-OWN Body : my quince trees`],
+      );
       assert.equal(await page.getByText('Quince secret ledger').count(), 0, 'a document the user may not read never shows');
       assert.equal(await box.getAttribute('aria-expanded'), 'true');
       await assertAccessible(page);
@@ -164,7 +175,10 @@ describe(`admin UI: export and global search (${dialect.name})`, { skip }, () =>
       assert.equal(await box.getAttribute('aria-activedescendant'), await list.getByRole('option').first().getAttribute('id'));
       await box.press('Enter');
       await urlMatches(page, /\/app\/ledger-card\/LC-OWN$/);
-      await page.getByRole('heading', { name: /Quince orchard notes|LC-OWN/ }).first().waitFor();
+      await page
+        .getByRole('heading', { name: /Quince orchard notes|LC-OWN/ })
+        .first()
+        .waitFor();
       assert.equal(await box.inputValue(), '', 'a choice clears the box');
 
       // The viewer may read cards but not export them: no Export button.

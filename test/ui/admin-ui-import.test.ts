@@ -60,7 +60,10 @@ describe(`admin UI: Data Import (${dialect.name})`, { skip }, () => {
 
     await page.locator('#di-file').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
     await page.getByText('4 rows, 3 documents, 1 warnings').waitFor();
-    await page.getByRole('list', { name: 'Warnings' }).getByText(/^Row 4: .*Maybe/).waitFor();
+    await page
+      .getByRole('list', { name: 'Warnings' })
+      .getByText(/^Row 4: .*Maybe/)
+      .waitFor();
     await page.getByRole('cell', { name: 'Browser order' }).waitFor();
     assert.equal(await storedCount(t, ORDER), 0, 'the preview stored nothing');
     await screenshot(page, 'import-01-preview');

@@ -32,7 +32,15 @@ describe(`admin UI: mail (${dialect.name})`, { skip }, () => {
     const account = await t.request({
       method: 'POST',
       url: '/api/resource/Email Account',
-      body: { email_account_name: 'Main', email_id: 'robot@example.com', enable_outgoing: 1, default_outgoing: 1, smtp_server: '127.0.0.1', smtp_port: sink.port, no_smtp_authentication: 1 },
+      body: {
+        email_account_name: 'Main',
+        email_id: 'robot@example.com',
+        enable_outgoing: 1,
+        default_outgoing: 1,
+        smtp_server: '127.0.0.1',
+        smtp_port: sink.port,
+        no_smtp_authentication: 1,
+      },
     });
     assert.equal(account.statusCode, 200, account.body);
     await createUser(t, 'dora@example.com', { roles: ['System Manager'] });
@@ -121,7 +129,14 @@ describe(`admin UI: mail (${dialect.name})`, { skip }, () => {
     const rule = await t.request({
       method: 'POST',
       url: '/api/resource/Notification',
-      body: { name: 'Bell', document_type: 'Bell Note', event: 'New', channel: 'System Notification', subject: 'Look at {{ doc.title }}', recipients: [{ receiver_by_document_field: 'watcher' }] },
+      body: {
+        name: 'Bell',
+        document_type: 'Bell Note',
+        event: 'New',
+        channel: 'System Notification',
+        subject: 'Look at {{ doc.title }}',
+        recipients: [{ receiver_by_document_field: 'watcher' }],
+      },
     });
     assert.equal(rule.statusCode, 200, rule.body);
     await createUser(t, 'bella@example.com', { roles: ['System Manager'] });

@@ -37,19 +37,27 @@ describe(`admin UI: people (${dialect.name})`, { skip }, () => {
     await createUser(t, 'reader@example.com', { roles: ['Note Reader'] });
     await createUser(t, 'writer@example.com', { roles: ['Note Writer'] });
     const none = { write: 0, create: 0, delete: 0, submit: 0, cancel: 0, amend: 0 };
-    dataOf(await t.request({ method: 'POST', url: '/api/resource/DocType', body: {
-      name: NOTE, module: 'Team', track_changes: 1,
-      fields: [
-        { fieldname: 'title', label: 'Title', fieldtype: 'Data', reqd: 1, in_list_view: 1 },
-        { fieldname: 'amount', label: 'Amount', fieldtype: 'Int', in_list_view: 1 },
-        { fieldname: 'attachment', label: 'Attachment', fieldtype: 'Attach' },
-      ],
-      permissions: [
-        { role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 },
-        { role: 'Note Writer', read: 1, write: 1, create: 1, delete: 0 },
-        { role: 'Note Reader', read: 1, ...none },
-      ],
-    } }));
+    dataOf(
+      await t.request({
+        method: 'POST',
+        url: '/api/resource/DocType',
+        body: {
+          name: NOTE,
+          module: 'Team',
+          track_changes: 1,
+          fields: [
+            { fieldname: 'title', label: 'Title', fieldtype: 'Data', reqd: 1, in_list_view: 1 },
+            { fieldname: 'amount', label: 'Amount', fieldtype: 'Int', in_list_view: 1 },
+            { fieldname: 'attachment', label: 'Attachment', fieldtype: 'Attach' },
+          ],
+          permissions: [
+            { role: 'System Manager', read: 1, write: 1, create: 1, delete: 1 },
+            { role: 'Note Writer', read: 1, write: 1, create: 1, delete: 0 },
+            { role: 'Note Reader', read: 1, ...none },
+          ],
+        },
+      }),
+    );
     noteName = String(dataOf(await t.request({ method: 'POST', url: `/api/resource/${NOTE}`, body: { title: 'Quarterly plan', amount: 3 } })).name);
     await login(admin, 'Administrator', ADMIN_PASSWORD);
   });
@@ -152,7 +160,12 @@ describe(`admin UI: people (${dialect.name})`, { skip }, () => {
     await screenshot(admin, '14-user-keys');
     await admin.keyboard.press('Escape');
     // The keys work, and the secret was shown once: nothing of it stays in the page's storage.
-    const me = await t.request({ method: 'GET', url: '/api/method/frappe.auth.get_logged_user', anonymous: true, headers: { authorization: `token ${key}:${secret}` } });
+    const me = await t.request({
+      method: 'GET',
+      url: '/api/method/frappe.auth.get_logged_user',
+      anonymous: true,
+      headers: { authorization: `token ${key}:${secret}` },
+    });
     assert.equal(me.json().message, 'new.person@example.com');
     const stored = await admin.evaluate(() => JSON.stringify({ ...(globalThis as unknown as { localStorage: Record<string, string> }).localStorage }));
     assert.ok(!stored.includes(secret));
@@ -194,7 +207,11 @@ describe(`admin UI: people (${dialect.name})`, { skip }, () => {
     const note = dataOf(await t.request({ method: 'GET', url: `/api/resource/${NOTE}/${noteName}` }));
     assert.match(String(note.attachment), /^\/files\/plan.*\.txt$/);
     await admin.goto('/app/file');
-    await admin.getByRole('link', { name: /./ }).filter({ hasText: /^[a-z0-9]{10}$/ }).first().waitFor();
+    await admin
+      .getByRole('link', { name: /./ })
+      .filter({ hasText: /^[a-z0-9]{10}$/ })
+      .first()
+      .waitFor();
     await screenshot(admin, '18-files');
     assert.deepEqual(problems, []);
   });

@@ -50,8 +50,7 @@ describe(`admin UI: no stored script runs as the Administrator (${dialect.name})
   let adminApiKey: unknown;
   const requested: string[] = [];
 
-  const asMallory = (method: 'POST' | 'PUT', url: string, body: Json) =>
-    t.app.inject({ method, url, headers: mallory.headers, payload: body });
+  const asMallory = (method: 'POST' | 'PUT', url: string, body: Json) => t.app.inject({ method, url, headers: mallory.headers, payload: body });
 
   /** Nothing the script would do happened: no mark, no request for it, the same API key and a working secret. */
   const assertNoScriptRan = async (page: Page) => {
@@ -111,7 +110,15 @@ describe(`admin UI: no stored script runs as the Administrator (${dialect.name})
   test("markup that reached the database past fw's sanitiser is sanitised by the UI before it is shown", async () => {
     const memo = dataOf(await t.request({ method: 'POST', url: `/api/resource/${encodeURIComponent(MEMO)}`, body: { body: '<p>placeholder</p>' } }));
     const b = t.site.db.dialect.builder;
-    await t.site.db.transaction((q) => q.run(b.updateTable(`tab${MEMO}`).set({ body: payload(scriptUrl) }).where('name', '=', String(memo.name)).compile()));
+    await t.site.db.transaction((q) =>
+      q.run(
+        b
+          .updateTable(`tab${MEMO}`)
+          .set({ body: payload(scriptUrl) })
+          .where('name', '=', String(memo.name))
+          .compile(),
+      ),
+    );
     assert.match(String(dataOf(await t.request({ method: 'GET', url: `/api/resource/${encodeURIComponent(MEMO)}/${memo.name}` })).body), /srcdoc/);
 
     await admin.goto(`/app/${SLUG}/${memo.name}`);
@@ -122,7 +129,10 @@ describe(`admin UI: no stored script runs as the Administrator (${dialect.name})
     // Chromium reports the planted handler as a CSP violation when DOMPurify parses the markup
     // (in a detached document, where nothing runs): a refusal, not a fault of the page.
     const handlerReports = problems.filter((p) => /^CSP: Executing inline event handler violates/.test(p));
-    assert.deepEqual(problems.filter((p) => !handlerReports.includes(p)), []);
+    assert.deepEqual(
+      problems.filter((p) => !handlerReports.includes(p)),
+      [],
+    );
     problems.length = 0;
   });
 
@@ -152,7 +162,10 @@ describe(`admin UI: no stored script runs as the Administrator (${dialect.name})
       return settled;
     }, scriptUrl);
     assert.equal(script, 'error', 'the browser refused the upload as a script');
-    assert.ok(requested.some((u) => new URL(u).pathname === scriptUrl), 'the browser did ask for it (so the refusal is what stopped it)');
+    assert.ok(
+      requested.some((u) => new URL(u).pathname === scriptUrl),
+      'the browser did ask for it (so the refusal is what stopped it)',
+    );
     assert.equal(await admin.locator('html').getAttribute('data-pwned'), null, 'no planted script ran');
     const me = await t.request({ method: 'GET', url: '/api/method/fw.auth.get_logged_user' });
     assert.equal(me.json().message, 'Administrator');

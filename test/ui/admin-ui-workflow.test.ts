@@ -28,26 +28,42 @@ describe(`admin UI: workflow actions (${dialect.name})`, { skip }, () => {
     browser = await launchBrowser();
     ({ page, problems } = await newContext(browser, base));
     page.setDefaultTimeout(20_000);
-    dataOf(await t.request({ method: 'POST', url: '/api/resource/DocType', body: {
-      name: 'UI Leave', module: 'People', is_submittable: 1,
-      fields: [
-        { fieldname: 'title', label: 'Title', fieldtype: 'Data', in_list_view: 1 },
-        { fieldname: 'workflow_state', label: 'Workflow State', fieldtype: 'Link', options: 'Workflow State', allow_on_submit: 1, read_only: 1 },
-      ],
-      permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1, submit: 1, cancel: 1 }],
-    } }));
-    dataOf(await t.request({ method: 'POST', url: '/api/resource/Workflow', body: {
-      workflow_name: 'UI Leave Flow', document_type: 'UI Leave', is_active: 1,
-      states: [
-        { state: 'Draft', doc_status: '0', allow_edit: 'System Manager' },
-        { state: 'Pending', doc_status: '0', allow_edit: 'System Manager' },
-        { state: 'Approved', doc_status: '1', allow_edit: 'System Manager' },
-      ],
-      transitions: [
-        { state: 'Draft', action: 'Send for Approval', next_state: 'Pending', allowed: 'System Manager' },
-        { state: 'Pending', action: 'Approve', next_state: 'Approved', allowed: 'System Manager' },
-      ],
-    } }));
+    dataOf(
+      await t.request({
+        method: 'POST',
+        url: '/api/resource/DocType',
+        body: {
+          name: 'UI Leave',
+          module: 'People',
+          is_submittable: 1,
+          fields: [
+            { fieldname: 'title', label: 'Title', fieldtype: 'Data', in_list_view: 1 },
+            { fieldname: 'workflow_state', label: 'Workflow State', fieldtype: 'Link', options: 'Workflow State', allow_on_submit: 1, read_only: 1 },
+          ],
+          permissions: [{ role: 'System Manager', read: 1, write: 1, create: 1, delete: 1, submit: 1, cancel: 1 }],
+        },
+      }),
+    );
+    dataOf(
+      await t.request({
+        method: 'POST',
+        url: '/api/resource/Workflow',
+        body: {
+          workflow_name: 'UI Leave Flow',
+          document_type: 'UI Leave',
+          is_active: 1,
+          states: [
+            { state: 'Draft', doc_status: '0', allow_edit: 'System Manager' },
+            { state: 'Pending', doc_status: '0', allow_edit: 'System Manager' },
+            { state: 'Approved', doc_status: '1', allow_edit: 'System Manager' },
+          ],
+          transitions: [
+            { state: 'Draft', action: 'Send for Approval', next_state: 'Pending', allowed: 'System Manager' },
+            { state: 'Pending', action: 'Approve', next_state: 'Approved', allowed: 'System Manager' },
+          ],
+        },
+      }),
+    );
     await login(page, 'Administrator', ADMIN_PASSWORD);
   });
 

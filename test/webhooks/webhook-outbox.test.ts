@@ -133,7 +133,10 @@ for (const dialect of testDialects()) {
         await worker.runDue();
         assert.deepEqual(bodiesSince(before), [{ text: 'committed, then killed' }]);
         const logs = await logsOf(todo);
-        assert.deepEqual(logs.map((l) => [l.status, l.attempt]), [['Delivered', 1]]);
+        assert.deepEqual(
+          logs.map((l) => [l.status, l.attempt]),
+          [['Delivered', 1]],
+        );
         await worker.runDue();
         assert.equal(receiver.received.length, before + 1, 'delivered once');
         assert.equal(await outboxRows(), 0);

@@ -57,7 +57,12 @@ for (const dialect of testDialects()) {
       return String(res.json().data.name);
     }
     async function logsOf(hook: string, docname: string) {
-      const filters = encodeURIComponent(JSON.stringify([['webhook', '=', hook], ['reference_document', '=', docname]]));
+      const filters = encodeURIComponent(
+        JSON.stringify([
+          ['webhook', '=', hook],
+          ['reference_document', '=', docname],
+        ]),
+      );
       const res = await t.request({ method: 'GET', url: `/api/resource/Webhook Request Log?fields=["*"]&filters=${filters}` });
       assert.equal(res.statusCode, 200, res.body);
       return res.json().data as Record<string, any>[];
@@ -95,7 +100,14 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await logsOf(peeking, mine), [], 'and no log tells that it held on the whole note');
 
       const toAdmin = arrived('/admin', since).map((r) => JSON.parse(r.body));
-      assert.deepEqual(toAdmin.map((b) => [b.name, b.doc.salary]).sort(), [[mine, '9000'], [theirs, '9000']].sort(), "the Administrator's webhook sees everything");
+      assert.deepEqual(
+        toAdmin.map((b) => [b.name, b.doc.salary]).sort(),
+        [
+          [mine, '9000'],
+          [theirs, '9000'],
+        ].sort(),
+        "the Administrator's webhook sees everything",
+      );
 
       assert.equal((await logsOf(plain, mine))[0]?.status, 'Delivered');
       for (const name of [plain, peeking, admins]) await disable(name);
@@ -103,7 +115,11 @@ for (const dialect of testDialects()) {
 
     test('changing the URL of a signed webhook needs its secret entered again; without it nothing changes and deliveries stay where they were', async () => {
       const signed = await webhook(manager, '/signed-a', { webhook_docevent: 'after_insert', enable_security: 1, webhook_secret: 'first-secret' });
-      const moved = await actAs(t, manager, { method: 'PUT', url: `/api/resource/Webhook/${encodeURIComponent(signed)}`, body: { request_url: receiver.url('/signed-b') } });
+      const moved = await actAs(t, manager, {
+        method: 'PUT',
+        url: `/api/resource/Webhook/${encodeURIComponent(signed)}`,
+        body: { request_url: receiver.url('/signed-b') },
+      });
       assertV1Error(moved, 417, 'ValidationError');
       assert.match(moved.json().exception, /needs its Webhook Secret entered again/);
       const stored = dataOf(await t.request({ method: 'GET', url: `/api/resource/Webhook/${encodeURIComponent(signed)}` }));
@@ -135,7 +151,11 @@ for (const dialect of testDialects()) {
       // An unsigned webhook forgets its stored secret when the URL changes: signing again needs a new one.
       const off = await actAs(t, manager, { method: 'PUT', url: `/api/resource/Webhook/${encodeURIComponent(signed)}`, body: { enable_security: 0 } });
       assert.equal(off.statusCode, 200, off.body);
-      const elsewhere = await actAs(t, manager, { method: 'PUT', url: `/api/resource/Webhook/${encodeURIComponent(signed)}`, body: { request_url: receiver.url('/signed-c') } });
+      const elsewhere = await actAs(t, manager, {
+        method: 'PUT',
+        url: `/api/resource/Webhook/${encodeURIComponent(signed)}`,
+        body: { request_url: receiver.url('/signed-c') },
+      });
       assert.equal(elsewhere.statusCode, 200, elsewhere.body);
       const on = await actAs(t, manager, { method: 'PUT', url: `/api/resource/Webhook/${encodeURIComponent(signed)}`, body: { enable_security: 1 } });
       assertV1Error(on, 417, 'ValidationError');

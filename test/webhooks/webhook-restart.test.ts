@@ -52,7 +52,12 @@ for (const dialect of testDialects()) {
         body: { webhook_doctype: 'ToDo', webhook_docevent: 'after_insert', request_url: receiver.url(), webhook_json: '{"text": "{{ doc.description }}"}' },
       });
       assert.equal(hook.status, 200, hook.text);
-      const todo = await httpCall(first.baseUrl, { method: 'POST', path: '/api/resource/ToDo', headers, body: { description: 'committed, then the server died' } });
+      const todo = await httpCall(first.baseUrl, {
+        method: 'POST',
+        path: '/api/resource/ToDo',
+        headers,
+        body: { description: 'committed, then the server died' },
+      });
       assert.equal(todo.status, 200, todo.text);
       await first.stop('SIGKILL', 10_000);
       assert.equal(receiver.received.length, 0, 'nothing was sent before the kill');
@@ -63,10 +68,14 @@ for (const dialect of testDialects()) {
       servers.push(second);
       await eventually(() => receiver.received.length > 0, 30_000, 'the delivery after restart');
       assert.deepEqual(JSON.parse(receiver.received[0].body), { text: 'committed, then the server died' });
-      await eventually(async () => {
-        const logs = await httpCall(second.baseUrl, { method: 'GET', path: '/api/resource/Webhook Request Log?fields=["status","attempt"]', headers });
-        return JSON.stringify(logs.json().data) === JSON.stringify([{ status: 'Delivered', attempt: 1 }]);
-      }, 10_000, 'the log to say Delivered');
+      await eventually(
+        async () => {
+          const logs = await httpCall(second.baseUrl, { method: 'GET', path: '/api/resource/Webhook Request Log?fields=["status","attempt"]', headers });
+          return JSON.stringify(logs.json().data) === JSON.stringify([{ status: 'Delivered', attempt: 1 }]);
+        },
+        10_000,
+        'the log to say Delivered',
+      );
       assert.equal((await second.stop('SIGTERM', 20_000)).code, 0);
       assert.equal(receiver.received.length, 1, 'delivered once');
     });

@@ -49,7 +49,9 @@ for (const dialect of testDialects()) {
       await receiver?.stop();
     });
 
-    test('five matching webhooks with expensive templates: the write answers at once, pings are answered throughout, each delivery stops at its budget with a clear error', { timeout: 120_000 }, async () => {
+    test('five matching webhooks with expensive templates: the write answers at once, pings are answered throughout, each delivery stops at its budget with a clear error', {
+      timeout: 120_000,
+    }, async () => {
       const idle = monitorEventLoopDelay({ resolution: 10 });
       const loop = monitorEventLoopDelay({ resolution: 10 });
       let pinging = true;
@@ -75,7 +77,10 @@ for (const dialect of testDialects()) {
         await t.site.jobs.flushSources();
         const pending = await logsOf(todo);
         assert.equal(pending.length, 5);
-        assert.ok(pending.every((l) => l.status === 'Pending' && l.data === ''), 'the write rendered nothing');
+        assert.ok(
+          pending.every((l) => l.status === 'Pending' && l.data === ''),
+          'the write rendered nothing',
+        );
 
         const pingsBefore = pings;
         await new JobWorker(t.site.jobs).runDue();
@@ -90,7 +95,11 @@ for (const dialect of testDialects()) {
         assert.equal(receiver.received.length, 0, 'nothing was sent');
         // Nothing can be sent again from a delivery stopped before its request was rendered.
         for (const method of ['retry_now', 'replay']) {
-          assertV1Error(await t.request({ method: 'POST', url: `/api/method/${WEBHOOK_METHODS}.${method}`, body: { name: done[0]!.name } }), 417, 'ValidationError');
+          assertV1Error(
+            await t.request({ method: 'POST', url: `/api/method/${WEBHOOK_METHODS}.${method}`, body: { name: done[0]!.name } }),
+            417,
+            'ValidationError',
+          );
         }
       } finally {
         loop.disable();

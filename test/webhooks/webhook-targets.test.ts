@@ -118,7 +118,11 @@ for (const dialect of testDialects()) {
       const config = await readFile(closed.site.paths.config, 'utf8');
       const attempts = [
         await closed.request({ method: 'PUT', url: '/api/resource/System Settings/System Settings', body: { webhook_allowed_targets: ['127.0.0.1'] } }),
-        await closed.request({ method: 'POST', url: '/api/resource/Webhook', body: { webhook_doctype: 'ToDo', webhook_docevent: 'after_insert', request_url: allowed.url(), webhook_allowed_targets: ['127.0.0.1'] } }),
+        await closed.request({
+          method: 'POST',
+          url: '/api/resource/Webhook',
+          body: { webhook_doctype: 'ToDo', webhook_docevent: 'after_insert', request_url: allowed.url(), webhook_allowed_targets: ['127.0.0.1'] },
+        }),
       ];
       for (const res of attempts) assert.ok(res.statusCode < 500, res.body);
       assert.equal(await readFile(closed.site.paths.config, 'utf8'), config);

@@ -120,7 +120,10 @@ for (const dialect of testDialects()) {
       const ok = await t.request({ method: 'POST', url: '/api/method/fw.test_webhooks.write', body: { description: 'first', second: 'second' } });
       assert.equal(ok.statusCode, 200, ok.body);
       await worker.runDue();
-      assert.deepEqual(since(before).map((r) => JSON.parse(r.body)), [{ text: 'second' }]);
+      assert.deepEqual(
+        since(before).map((r) => JSON.parse(r.body)),
+        [{ text: 'second' }],
+      );
       assert.equal((await logsFor(name)).length, 1);
       await disable(name);
     });
@@ -146,7 +149,10 @@ for (const dialect of testDialects()) {
         [log] = await logsFor(name);
         assert.equal(log.status, 'Delivered');
         assert.equal(log.attempt, 2);
-        assert.deepEqual(up.received.map((r) => JSON.parse(r.body)), [{ text: 'while down' }]);
+        assert.deepEqual(
+          up.received.map((r) => JSON.parse(r.body)),
+          [{ text: 'while down' }],
+        );
       } finally {
         await up.stop();
       }
@@ -162,7 +168,12 @@ for (const dialect of testDialects()) {
       let [log] = await logsFor(name);
       assert.equal(log.status, 'Failed');
       assert.equal(log.response_status, 429);
-      const due = await t.site.db.read((q) => q.all<{ run_at: number }>({ sql: `select run_at from "__fw_job" where job_id = ?`.replace('?', t.site.db.dialect.name === 'postgres' ? '$1' : '?'), parameters: [`webhook:${log.name}:2`] }));
+      const due = await t.site.db.read((q) =>
+        q.all<{ run_at: number }>({
+          sql: `select run_at from "__fw_job" where job_id = ?`.replace('?', t.site.db.dialect.name === 'postgres' ? '$1' : '?'),
+          parameters: [`webhook:${log.name}:2`],
+        }),
+      );
       assert.ok(Number(due[0].run_at) >= started + 119_000, 'the retry is due after Retry-After');
 
       const name2 = await webhook({});
@@ -187,7 +198,12 @@ for (const dialect of testDialects()) {
       assert.equal(log.status, 'Exhausted', 'no retries configured');
       const clerk = await createUser(t, 'clerk@webhooks.test');
       for (const method of ['retry_now', 'replay']) {
-        const refused = await t.request({ method: 'POST', url: `/api/method/${WEBHOOK_METHODS}.${method}`, body: { name: log.name }, headers: { authorization: clerk.auth } });
+        const refused = await t.request({
+          method: 'POST',
+          url: `/api/method/${WEBHOOK_METHODS}.${method}`,
+          body: { name: log.name },
+          headers: { authorization: clerk.auth },
+        });
         assertV1Error(refused, 403, 'PermissionError');
       }
       const before = receiver.received.length;
@@ -202,14 +218,23 @@ for (const dialect of testDialects()) {
       assert.notEqual(copy.headers['webhook-id'], log.webhook_id);
       assert.equal(copy.body, again.body);
       const logs = await logsFor(name);
-      assert.deepEqual(logs.map((l) => l.status), ['Delivered', 'Delivered']);
+      assert.deepEqual(
+        logs.map((l) => l.status),
+        ['Delivered', 'Delivered'],
+      );
       assertV1Error(await t.request({ method: 'POST', url: `/api/method/${WEBHOOK_METHODS}.retry_now`, body: { name: log.name } }), 417, 'ValidationError');
       assertV1Error(await t.request({ method: 'POST', url: `/api/method/${WEBHOOK_METHODS}.replay`, body: { name: 'nope' } }), 404, 'DoesNotExistError');
       await disable(name);
     });
 
     test('Form URL-Encoded with a field table sends a real form; the default body names the event and carries the document', async () => {
-      const form = await webhook({ request_structure: 'Form URL-Encoded', webhook_data: [{ fieldname: 'description', key: 'text' }, { fieldname: 'name', key: 'id' }] });
+      const form = await webhook({
+        request_structure: 'Form URL-Encoded',
+        webhook_data: [
+          { fieldname: 'description', key: 'text' },
+          { fieldname: 'name', key: 'id' },
+        ],
+      });
       const before = receiver.received.length;
       const todo = await insertToDo('a & b = c');
       await worker.runDue();
@@ -235,18 +260,30 @@ for (const dialect of testDialects()) {
       const many = await t.request({
         method: 'POST',
         url: '/api/method/fw.client.insert_many',
-        body: { docs: [{ doctype: 'ToDo', description: 'bulk 1' }, { doctype: 'ToDo', description: 'bulk 2' }] },
+        body: {
+          docs: [
+            { doctype: 'ToDo', description: 'bulk 1' },
+            { doctype: 'ToDo', description: 'bulk 2' },
+          ],
+        },
       });
       assert.equal(many.statusCode, 200, many.body);
       const [n1, n2] = many.json().message as string[];
       const bulk = await t.request({
         method: 'POST',
         url: '/api/method/fw.client.bulk_update',
-        body: { docs: [{ doctype: 'ToDo', docname: n1, description: 'bulk 1 changed' }, { doctype: 'ToDo', docname: n2, description: 'bulk 2 changed' }] },
+        body: {
+          docs: [
+            { doctype: 'ToDo', docname: n1, description: 'bulk 1 changed' },
+            { doctype: 'ToDo', docname: n2, description: 'bulk 2 changed' },
+          ],
+        },
       });
       assert.equal(bulk.statusCode, 200, bulk.body);
       await worker.runDue();
-      const texts = since(before).map((r) => JSON.parse(r.body).text).sort();
+      const texts = since(before)
+        .map((r) => JSON.parse(r.body).text)
+        .sort();
       assert.deepEqual(texts, ['bulk 1', 'bulk 1 changed', 'bulk 2', 'bulk 2 changed']);
       await disable(inserted);
       await disable(updated);
@@ -261,12 +298,24 @@ for (const dialect of testDialects()) {
         [{ max_retries: 11 }, /Max Retries must be 0 to 10/],
         [{ webhook_json: '{{ doc.name | nope }}' }, /template/],
         [{ enable_security: 1 }, /needs a Webhook Secret/],
-        [{ webhook_data: [{ fieldname: 'description', key: 'a' }, { fieldname: 'description', key: 'b' }] }, /more than once/],
+        [
+          {
+            webhook_data: [
+              { fieldname: 'description', key: 'a' },
+              { fieldname: 'description', key: 'b' },
+            ],
+          },
+          /more than once/,
+        ],
         [{ webhook_data: [{ fieldname: 'no_such_field', key: 'a' }] }, /no field no_such_field/],
         [{ webhook_doctype: 'Webhook Request Log' }, /cannot be set on/],
       ];
       for (const [fields, message] of bad) {
-        const res = await t.request({ method: 'POST', url: '/api/resource/Webhook', body: { webhook_doctype: 'ToDo', webhook_docevent: 'after_insert', request_url: receiver.url(), ...fields } });
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/resource/Webhook',
+          body: { webhook_doctype: 'ToDo', webhook_docevent: 'after_insert', request_url: receiver.url(), ...fields },
+        });
         assert.equal(res.statusCode, 417, `${JSON.stringify(fields)}: ${res.body}`);
         assert.match(res.json().exception, message);
       }
@@ -277,7 +326,12 @@ for (const dialect of testDialects()) {
       for (const url of ['/api/resource/Webhook', '/api/resource/Webhook Request Log']) {
         assertV1Error(await t.request({ method: 'GET', url, headers: { authorization: clerk.auth } }), 403, 'PermissionError');
       }
-      const res = await t.request({ method: 'POST', url: '/api/resource/Webhook', headers: { authorization: clerk.auth }, body: { webhook_doctype: 'ToDo', webhook_docevent: 'after_insert', request_url: receiver.url() } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/resource/Webhook',
+        headers: { authorization: clerk.auth },
+        body: { webhook_doctype: 'ToDo', webhook_docevent: 'after_insert', request_url: receiver.url() },
+      });
       assertV1Error(res, 403, 'PermissionError');
     });
   });

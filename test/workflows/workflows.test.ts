@@ -45,7 +45,8 @@ for (const dialect of testDialects()) {
     let approver: ActingUser;
     let both: ActingUser;
 
-    const apply = (user: ActingUser, doc: Json, action: string) => callMethod(t, 'POST', APPLY, { doc: JSON.stringify({ doctype: LEAVE, name: doc.name }), action }, user.auth);
+    const apply = (user: ActingUser, doc: Json, action: string) =>
+      callMethod(t, 'POST', APPLY, { doc: JSON.stringify({ doctype: LEAVE, name: doc.name }), action }, user.auth);
     const transitions = (user: ActingUser, name: string) => callMethod(t, 'GET', TRANSITIONS, { doc: { doctype: LEAVE, name } }, user.auth);
     const create = async (user: ActingUser, body: Json = {}) =>
       dataOf(await actAs(t, user, { method: 'POST', url: resourceUrl(LEAVE), body: { title: 'Holiday', days: 3, ...body } }));
@@ -95,7 +96,11 @@ for (const dialect of testDialects()) {
       test('a workflow whose state field is not a field of the DocType is refused and nothing is stored', async () => {
         const count = await storedCount(t, 'Workflow');
         const body = assertError(
-          await t.request({ method: 'POST', url: '/api/resource/Workflow', body: { workflow_name: 'Broken', document_type: LEAVE, workflow_state_field: 'status', is_active: 1, states: STATES, transitions: TRANSITION_ROWS } }),
+          await t.request({
+            method: 'POST',
+            url: '/api/resource/Workflow',
+            body: { workflow_name: 'Broken', document_type: LEAVE, workflow_state_field: 'status', is_active: 1, states: STATES, transitions: TRANSITION_ROWS },
+          }),
           417,
           'ValidationError',
         );
@@ -105,10 +110,15 @@ for (const dialect of testDialects()) {
 
       test('getdoctype names the active workflow (for the form), and null for a DocType without one', async () => {
         const form = async (doctype: string) =>
-          (await actAs(t, clerk, { method: 'GET', url: `/api/method/fw.desk.form.load.getdoctype?doctype=${encodeURIComponent(doctype)}` })).json().docs[0].__workflow;
+          (await actAs(t, clerk, { method: 'GET', url: `/api/method/fw.desk.form.load.getdoctype?doctype=${encodeURIComponent(doctype)}` })).json().docs[0]
+            .__workflow;
         assert.equal(await form('ToDo'), null);
         assert.equal(await form(LEAVE), null, 'no workflow yet');
-        const wf = await t.request({ method: 'POST', url: '/api/resource/Workflow', body: { workflow_name: 'Probe', document_type: LEAVE, is_active: 0, states: STATES, transitions: TRANSITION_ROWS } });
+        const wf = await t.request({
+          method: 'POST',
+          url: '/api/resource/Workflow',
+          body: { workflow_name: 'Probe', document_type: LEAVE, is_active: 0, states: STATES, transitions: TRANSITION_ROWS },
+        });
         assert.equal(wf.statusCode, 200);
         assert.equal(await form(LEAVE), null, 'an inactive workflow is not named');
         assert.equal((await t.request({ method: 'DELETE', url: resourceUrl('Workflow', 'Probe') })).statusCode, 202);
@@ -119,7 +129,12 @@ for (const dialect of testDialects()) {
           await t.request({
             method: 'POST',
             url: '/api/resource/Workflow',
-            body: { workflow_name: 'Skipper', document_type: LEAVE, states: STATES, transitions: [{ state: 'Draft', action: 'Drop', next_state: 'Withdrawn', allowed: 'Leave Clerk' }] },
+            body: {
+              workflow_name: 'Skipper',
+              document_type: LEAVE,
+              states: STATES,
+              transitions: [{ state: 'Draft', action: 'Drop', next_state: 'Withdrawn', allowed: 'Leave Clerk' }],
+            },
           }),
           417,
           'ValidationError',
@@ -129,20 +144,32 @@ for (const dialect of testDialects()) {
 
       test('a condition that does not parse is refused', async () => {
         const bad = [{ ...TRANSITION_ROWS[0], condition: 'doc.days >' }];
-        const res = await t.request({ method: 'POST', url: '/api/resource/Workflow', body: { workflow_name: 'Bad Condition', document_type: LEAVE, states: STATES, transitions: bad } });
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/resource/Workflow',
+          body: { workflow_name: 'Bad Condition', document_type: LEAVE, states: STATES, transitions: bad },
+        });
         assert.match(serverMessages(assertError(res, 417, 'ValidationError'))[0], /Invalid condition in transition row 1/);
       });
 
       test('an active workflow is stored with its states and transitions; the states and actions it names are created', async () => {
         const wf = dataOf(
-          await t.request({ method: 'POST', url: '/api/resource/Workflow', body: { workflow_name: WORKFLOW_NAME, document_type: LEAVE, is_active: 1, states: STATES, transitions: TRANSITION_ROWS } }),
+          await t.request({
+            method: 'POST',
+            url: '/api/resource/Workflow',
+            body: { workflow_name: WORKFLOW_NAME, document_type: LEAVE, is_active: 1, states: STATES, transitions: TRANSITION_ROWS },
+          }),
         );
         assert.equal(wf.name, WORKFLOW_NAME);
         assert.equal(wf.workflow_state_field, 'workflow_state');
-        assert.deepEqual(wf.states.map((s: Json) => [s.state, s.doc_status, s.allow_edit]), STATES.map((s) => [s.state, s.doc_status, s.allow_edit]));
+        assert.deepEqual(
+          wf.states.map((s: Json) => [s.state, s.doc_status, s.allow_edit]),
+          STATES.map((s) => [s.state, s.doc_status, s.allow_edit]),
+        );
         assert.equal(wf.transitions[1].allow_self_approval, 0);
         assert.equal(wf.transitions[0].allow_self_approval, 1, 'self approval is allowed by default');
-        for (const s of STATES) assert.equal(dataOf(await t.request({ method: 'GET', url: resourceUrl('Workflow State', s.state) })).workflow_state_name, s.state);
+        for (const s of STATES)
+          assert.equal(dataOf(await t.request({ method: 'GET', url: resourceUrl('Workflow State', s.state) })).workflow_state_name, s.state);
         const meta = (await actAs(t, clerk, { method: 'GET', url: `/api/method/fw.desk.form.load.getdoctype?doctype=${encodeURIComponent(LEAVE)}` })).json();
         assert.equal(meta.docs[0].__workflow, WORKFLOW_NAME, 'getdoctype names the active workflow');
         assert.equal(dataOf(await t.request({ method: 'GET', url: resourceUrl('Workflow Action Master', 'Approve') })).workflow_action_name, 'Approve');
@@ -175,7 +202,13 @@ for (const dialect of testDialects()) {
         assert.equal(list[0].parent, WORKFLOW_NAME);
         assert.equal(list[0].parentfield, 'transitions');
         assert.deepEqual(
-          { state: list[0].state, action: list[0].action, next_state: list[0].next_state, allowed: list[0].allowed, allow_self_approval: list[0].allow_self_approval },
+          {
+            state: list[0].state,
+            action: list[0].action,
+            next_state: list[0].next_state,
+            allowed: list[0].allowed,
+            allow_self_approval: list[0].allow_self_approval,
+          },
           { state: 'Draft', action: 'Send for Approval', next_state: 'Pending', allowed: 'Leave Clerk', allow_self_approval: 1 },
         );
         assert.deepEqual(messageOf(await transitions(approver, doc.name)), [], 'the approver has no action on a draft');
@@ -183,9 +216,15 @@ for (const dialect of testDialects()) {
 
       test('a transition whose condition is false is not offered', async () => {
         const long = await pending(clerk, { days: 30 });
-        assert.deepEqual(messageOf(await transitions(approver, long.name)).map((r: Json) => r.action), ['Reject']);
+        assert.deepEqual(
+          messageOf(await transitions(approver, long.name)).map((r: Json) => r.action),
+          ['Reject'],
+        );
         const short = await pending(clerk, { days: 2 });
-        assert.deepEqual(messageOf(await transitions(approver, short.name)).map((r: Json) => r.action), ['Approve', 'Reject']);
+        assert.deepEqual(
+          messageOf(await transitions(approver, short.name)).map((r: Json) => r.action),
+          ['Approve', 'Reject'],
+        );
       });
 
       test('a document without a name has no transitions; one the caller may not read is refused', async () => {
@@ -206,10 +245,15 @@ for (const dialect of testDialects()) {
         assert.equal(moved.docstatus, 0);
         assert.equal((await readDoc(t, LEAVE, doc.name)).workflow_state, 'Pending');
         const comments = dataOf(
-          await t.request({ method: 'GET', url: `/api/resource/Comment?fields=["comment_type","content","owner"]&filters=${encodeURIComponent(JSON.stringify({ reference_name: doc.name }))}` }),
+          await t.request({
+            method: 'GET',
+            url: `/api/resource/Comment?fields=["comment_type","content","owner"]&filters=${encodeURIComponent(JSON.stringify({ reference_name: doc.name }))}`,
+          }),
         );
         assert.deepEqual(comments, [{ comment_type: 'Workflow', content: 'Pending', owner: clerk.name }]);
-        const versions = dataOf(await t.request({ method: 'GET', url: `/api/resource/Version?fields=["data"]&filters=${encodeURIComponent(JSON.stringify({ docname: doc.name }))}` }));
+        const versions = dataOf(
+          await t.request({ method: 'GET', url: `/api/resource/Version?fields=["data"]&filters=${encodeURIComponent(JSON.stringify({ docname: doc.name }))}` }),
+        );
         assert.ok(
           versions.some((v: Json) => JSON.stringify(JSON.parse(String(v.data)).changed) === JSON.stringify([['workflow_state', 'Draft', 'Pending']])),
           JSON.stringify(versions),
@@ -263,17 +307,37 @@ for (const dialect of testDialects()) {
     describe('changes that skip the workflow', () => {
       test('a save that changes the state field directly is refused, and nothing changes', async () => {
         const doc = await pending();
-        const body = await refused(doc.name, () => actAs(t, approver, { method: 'PUT', url: resourceUrl(LEAVE, doc.name), body: { workflow_state: 'Approved' } }), 417, 'WorkflowPermissionError');
+        const body = await refused(
+          doc.name,
+          () => actAs(t, approver, { method: 'PUT', url: resourceUrl(LEAVE, doc.name), body: { workflow_state: 'Approved' } }),
+          417,
+          'WorkflowPermissionError',
+        );
         assert.match(serverMessages(body)[0], /Workflow State transition not allowed from Pending to Approved/);
-        await refused(doc.name, () => t.request({ method: 'PUT', url: resourceUrl(LEAVE, doc.name), body: { workflow_state: 'Rejected' } }), 417, 'WorkflowPermissionError');
+        await refused(
+          doc.name,
+          () => t.request({ method: 'PUT', url: resourceUrl(LEAVE, doc.name), body: { workflow_state: 'Rejected' } }),
+          417,
+          'WorkflowPermissionError',
+        );
       });
 
       test('a submit or cancel that skips the workflow is refused, and nothing changes', async () => {
         const doc = await pending();
-        await refused(doc.name, () => actAs(t, approver, { method: 'PUT', url: resourceUrl(LEAVE, doc.name), body: { docstatus: 1 } }), 417, 'WorkflowPermissionError');
+        await refused(
+          doc.name,
+          () => actAs(t, approver, { method: 'PUT', url: resourceUrl(LEAVE, doc.name), body: { docstatus: 1 } }),
+          417,
+          'WorkflowPermissionError',
+        );
         await refused(doc.name, () => callMethod(t, 'POST', 'frappe.client.submit', { doc: { ...doc } }, approver.auth), 417, 'WorkflowPermissionError');
         const approved = messageOf(await apply(approver, doc, 'Approve'));
-        await refused(approved.name, () => callMethod(t, 'POST', 'frappe.client.cancel', { doctype: LEAVE, name: approved.name }, approver.auth), 417, 'WorkflowPermissionError');
+        await refused(
+          approved.name,
+          () => callMethod(t, 'POST', 'frappe.client.cancel', { doctype: LEAVE, name: approved.name }, approver.auth),
+          417,
+          'WorkflowPermissionError',
+        );
       });
 
       test('an edit by a role the state does not let edit is refused; the allowed role edits', async () => {
@@ -289,7 +353,13 @@ for (const dialect of testDialects()) {
       test('takes the action on each document alone and reports failures and successes in a Workflow Status message', async () => {
         const good = await pending(clerk, { days: 1 });
         const tooLong = await pending(clerk, { days: 40 });
-        const res = await callMethod(t, 'POST', 'frappe.model.workflow.bulk_workflow_approval', { docnames: JSON.stringify([good.name, tooLong.name]), doctype: LEAVE, action: 'Approve' }, approver.auth);
+        const res = await callMethod(
+          t,
+          'POST',
+          'frappe.model.workflow.bulk_workflow_approval',
+          { docnames: JSON.stringify([good.name, tooLong.name]), doctype: LEAVE, action: 'Approve' },
+          approver.auth,
+        );
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
         assert.ok(!('message' in body), 'the reference answers no message');
@@ -303,7 +373,13 @@ for (const dialect of testDialects()) {
 
       test('more than 500 documents are refused', async () => {
         const names = Array.from({ length: 501 }, (_, i) => `LR-${i}`);
-        const res = await callMethod(t, 'POST', 'fw.model.workflow.bulk_workflow_approval', { docnames: names, doctype: LEAVE, action: 'Approve' }, approver.auth);
+        const res = await callMethod(
+          t,
+          'POST',
+          'fw.model.workflow.bulk_workflow_approval',
+          { docnames: names, doctype: LEAVE, action: 'Approve' },
+          approver.auth,
+        );
         assert.match(serverMessages(assertError(res, 417, 'ValidationError'))[0], /up to 500 documents/);
       });
     });
@@ -311,14 +387,31 @@ for (const dialect of testDialects()) {
     describe('list sidebar', () => {
       test('get_workflow_state_count counts the readable documents in each state not listed', async () => {
         const counts = messageOf(
-          await callMethod(t, 'GET', 'frappe.workflow.doctype.workflow.workflow.get_workflow_state_count', { doctype: LEAVE, workflow_state_field: 'workflow_state', states: ['Draft', 'Rejected', 'Withdrawn'] }, clerk.auth),
+          await callMethod(
+            t,
+            'GET',
+            'frappe.workflow.doctype.workflow.workflow.get_workflow_state_count',
+            { doctype: LEAVE, workflow_state_field: 'workflow_state', states: ['Draft', 'Rejected', 'Withdrawn'] },
+            clerk.auth,
+          ),
         ) as Json[];
         const stored = dataOf(await t.request({ method: 'GET', url: `${resourceUrl(LEAVE)}?fields=["workflow_state"]&limit=0` })) as unknown as Json[];
         const expected: Record<string, number> = {};
-        for (const d of stored) if (!['Draft', 'Rejected', 'Withdrawn'].includes(d.workflow_state)) expected[d.workflow_state] = (expected[d.workflow_state] ?? 0) + 1;
+        for (const d of stored)
+          if (!['Draft', 'Rejected', 'Withdrawn'].includes(d.workflow_state)) expected[d.workflow_state] = (expected[d.workflow_state] ?? 0) + 1;
         assert.deepEqual(Object.fromEntries(counts.map((c) => [c.workflow_state, c.count])), expected);
         assert.ok(Object.keys(expected).includes('Pending') && Object.keys(expected).includes('Approved'));
-        assertError(await callMethod(t, 'GET', 'frappe.workflow.doctype.workflow.workflow.get_workflow_state_count', { doctype: 'Webhook', workflow_state_field: 'name', states: [] }, clerk.auth), 403, 'PermissionError');
+        assertError(
+          await callMethod(
+            t,
+            'GET',
+            'frappe.workflow.doctype.workflow.workflow.get_workflow_state_count',
+            { doctype: 'Webhook', workflow_state_field: 'name', states: [] },
+            clerk.auth,
+          ),
+          403,
+          'PermissionError',
+        );
       });
     });
 
@@ -326,10 +419,23 @@ for (const dialect of testDialects()) {
       test('a transition fires the usual webhooks and realtime events after commit', async () => {
         const receiver = await new WebhookReceiver().start();
         try {
-          const hook = dataOf(await t.request({ method: 'POST', url: '/api/resource/Webhook', body: { webhook_doctype: LEAVE, webhook_docevent: 'on_submit', request_url: receiver.url(), webhook_json: '{"name": "{{ doc.name }}", "state": "{{ doc.workflow_state }}"}' } }));
+          const hook = dataOf(
+            await t.request({
+              method: 'POST',
+              url: '/api/resource/Webhook',
+              body: {
+                webhook_doctype: LEAVE,
+                webhook_docevent: 'on_submit',
+                request_url: receiver.url(),
+                webhook_json: '{"name": "{{ doc.name }}", "state": "{{ doc.workflow_state }}"}',
+              },
+            }),
+          );
           const doc = await pending();
           const base = await listenOnce(t);
-          const stream = streamOf(await openEventStream(`${base}/api/v2/realtime?doc=${encodeURIComponent(`${LEAVE}/${doc.name}`)}`, { authorization: approver.auth }));
+          const stream = streamOf(
+            await openEventStream(`${base}/api/v2/realtime?doc=${encodeURIComponent(`${LEAVE}/${doc.name}`)}`, { authorization: approver.auth }),
+          );
           try {
             await stream.next('ready');
             const approved = messageOf(await apply(approver, doc, 'Approve'));

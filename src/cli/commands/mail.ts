@@ -28,13 +28,16 @@ export async function mailCommand(argv: string[]): Promise<number> {
   const site = await openSite(dir, { dbUrl: values.db ?? process.env.FW_DB_URL });
   try {
     const result = await sendTestMail(
-      (work) => site.db.read((q) => work({ q, dialect: site.db.dialect, metas: site.metas, encryptionKey: site.config.encryption_key, config: site.config.mail })),
+      (work) =>
+        site.db.read((q) => work({ q, dialect: site.db.dialect, metas: site.metas, encryptionKey: site.config.encryption_key, config: site.config.mail })),
       address,
       site.config.realtime.site_name ?? 'localhost',
       values.account,
     );
     if (result.ok) {
-      process.stdout.write(`Sent a test mail to ${address} through ${result.account ? `Email Account ${result.account}` : 'site_config.json'} (${result.server}).\nMessage-ID: ${result.messageId}\nServer: ${result.response}\n`);
+      process.stdout.write(
+        `Sent a test mail to ${address} through ${result.account ? `Email Account ${result.account}` : 'site_config.json'} (${result.server}).\nMessage-ID: ${result.messageId}\nServer: ${result.response}\n`,
+      );
       return 0;
     }
     process.stderr.write(`fw: ${stageLabel(result.failure.stage)}.\n${result.failure.message}\n`);

@@ -24,9 +24,7 @@ Environment: FW_SITE`;
 /** A line saying what the state means for clients. */
 function describe(on: boolean, allowReads: boolean): string {
   if (!on) return 'maintenance off: the site serves every request';
-  return allowReads
-    ? 'maintenance on: writes answer 503 InReadOnlyMode, reads and logins go on'
-    : 'maintenance on: every request answers 503 SessionStopped';
+  return allowReads ? 'maintenance on: writes answer 503 InReadOnlyMode, reads and logins go on' : 'maintenance on: every request answers 503 SessionStopped';
 }
 
 /**

@@ -18,11 +18,7 @@ Environment: FW_SITE, FW_DB_URL`;
  * folder (and database), then migrates it. Replacing an existing site needs --force.
  */
 export async function restoreCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(
-    argv,
-    { site: { type: 'string' }, db: { type: 'string' }, force: { type: 'boolean' } },
-    true,
-  );
+  const { values, positionals } = parseOptions(argv, { site: { type: 'string' }, db: { type: 'string' }, force: { type: 'boolean' } }, true);
   const archive = positionals[0];
   if (!archive || positionals.length > 1) throw new UsageError('give exactly one backup archive');
   const dir = values.site ?? process.env.FW_SITE ?? './sites/default';

@@ -119,7 +119,9 @@ export async function userCommand(argv: string[]): Promise<number> {
   const run = sub !== undefined && Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
   if (!run) {
     throw new UsageError(
-      sub === undefined ? 'give a subcommand: add, set-password, keys, disable or enable' : `unknown subcommand "${sub}" (add, set-password, keys, disable, enable)`,
+      sub === undefined
+        ? 'give a subcommand: add, set-password, keys, disable or enable'
+        : `unknown subcommand "${sub}" (add, set-password, keys, disable, enable)`,
     );
   }
   return run(rest);

@@ -45,7 +45,11 @@ export const LIST_PARAMETERS: Record<string, OpenApiObject> = {
     in: 'query',
     schema: { type: 'integer', minimum: 0, default: 20, description: '0: every row' },
   },
-  'list.limit': { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 0, description: 'Alias of limit_page_length (v1); the page size (v2, default 20).' } },
+  'list.limit': {
+    name: 'limit',
+    in: 'query',
+    schema: { type: 'integer', minimum: 0, description: 'Alias of limit_page_length (v1); the page size (v2, default 20).' },
+  },
   'list.start': { name: 'start', in: 'query', schema: { type: 'integer', minimum: 0 } },
   'list.as_dict': { name: 'as_dict', in: 'query', schema: { type: 'integer', enum: [0, 1], default: 1, description: '0: rows as arrays' } },
   'list.parent': { name: 'parent', in: 'query', schema: { type: 'string', description: 'Required for a child DocType: its parent DocType.' } },

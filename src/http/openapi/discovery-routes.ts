@@ -77,7 +77,13 @@ const METHOD_DOCUMENT: JsonSchema = {
 const DOCTYPE_SUMMARY: JsonSchema = {
   type: 'object',
   required: ['type', 'kind', 'doctype', 'method'],
-  properties: { type: { const: 'method' }, kind: { const: 'doctype' }, doctype: { type: 'string' }, method: { type: 'string' }, description: { type: 'string' } },
+  properties: {
+    type: { const: 'method' },
+    kind: { const: 'doctype' },
+    doctype: { type: 'string' },
+    method: { type: 'string' },
+    description: { type: 'string' },
+  },
   additionalProperties: false,
 };
 
@@ -135,7 +141,10 @@ export function discoveryPaths(): Record<string, Record<string, OpenApiObject>> 
       {
         type: 'object',
         required: ['query', 'results'],
-        properties: { query: { type: 'string' }, results: { type: 'array', items: { ...SUMMARY, properties: { ...(SUMMARY.properties as object), type: { const: 'method' } } } } },
+        properties: {
+          query: { type: 'string' },
+          results: { type: 'array', items: { ...SUMMARY, properties: { ...(SUMMARY.properties as object), type: { const: 'method' } } } },
+        },
       },
       [{ name: 'q', in: 'query', schema: { type: 'string' } }],
     ),
@@ -156,4 +165,3 @@ export function discoveryPaths(): Record<string, Record<string, OpenApiObject>> 
     ]),
   };
 }
-

@@ -61,7 +61,11 @@ const MAX_RESULTS = 50;
 
 /** `GET /api/v2/discovery/search?q=`: methods whose path and description hold every word of `q`. */
 export function searchMethods(methods: MethodRegistry, principal: Principal, q: string): object {
-  const tokens = q.trim().toLowerCase().split(/\s+/).filter((t) => t !== '');
+  const tokens = q
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t !== '');
   const results = visible(methods, principal)
     .filter((def) => {
       const haystack = `method ${def.path} ${def.description ?? ''}`.toLowerCase();

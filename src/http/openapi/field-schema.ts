@@ -13,9 +13,7 @@ export const STAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{6
 const TIME_PATTERN = '^\\d{2}:\\d{2}:\\d{2}(\\.\\d{6})?$';
 const TEMPORAL_INPUT = 'Accepts `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS[.ffffff]` or ISO 8601 with `T` and an offset.';
 
-const TEXT_TYPES = new Set([
-  'Small Text', 'Text', 'Long Text', 'Text Editor', 'Code', 'Markdown Editor', 'HTML Editor', 'Signature', 'Geolocation',
-]);
+const TEXT_TYPES = new Set(['Small Text', 'Text', 'Long Text', 'Text Editor', 'Code', 'Markdown Editor', 'HTML Editor', 'Signature', 'Geolocation']);
 const SHORT_TYPES = new Set(['Autocomplete', 'Icon', 'Read Only', 'Color', 'Barcode', 'Phone']);
 const DECIMAL_TYPES = new Set(['Float', 'Currency', 'Percent']);
 

@@ -76,7 +76,10 @@ function alias(path: string): string {
 export function methodPaths(methods: readonly MethodDefinition[]): PathItems {
   const paths: PathItems = {};
   for (const def of methods) {
-    for (const [prefix, style] of [['/api/method/', 'v1'], ['/api/v2/method/', 'v2']] as const) {
+    for (const [prefix, style] of [
+      ['/api/method/', 'v1'],
+      ['/api/v2/method/', 'v2'],
+    ] as const) {
       const item: Record<string, OpenApiObject> = {};
       for (const verb of def.methods) item[verb.toLowerCase()] = methodOperation(def, verb, style);
       paths[prefix + def.path] = item;

@@ -35,12 +35,7 @@ export function otherPaths(): PathItems {
       get: fileOperation('getPublicFile', 'A public file', true, 'Anyone; `Cache-Control: public, max-age=3600`.'),
     },
     '/private/files/{path}': {
-      get: fileOperation(
-        'getPrivateFile',
-        'A private file',
-        false,
-        'Signed-in users who may read the File or the document it is attached to.',
-      ),
+      get: fileOperation('getPrivateFile', 'A private file', false, 'Signed-in users who may read the File or the document it is attached to.'),
     },
     '/api/v2/realtime': {
       get: {
@@ -65,7 +60,8 @@ function metricsPaths(): PathItems {
   const op = (id: string): OpenApiObject => ({
     operationId: id,
     summary: 'Prometheus metrics of this site and process',
-    description: 'Requests by route and status, latency, database pool, job queue, event loop and process. A System Manager, or the `metrics_token` as a bearer token.',
+    description:
+      'Requests by route and status, latency, database pool, job queue, event loop and process. A System Manager, or the `metrics_token` as a bearer token.',
     tags: ['Operations'],
     security: [{ metricsToken: [] }, ...security(false)],
     responses: {
@@ -96,7 +92,10 @@ function describePaths(): PathItems {
     security: security(true),
     parameters: params,
     responses: {
-      '200': { description: 'The OpenAPI 3.1 description, with an `ETag`.', content: { [type]: { schema: { type: type.endsWith('json') ? 'object' : 'string' } } } },
+      '200': {
+        description: 'The OpenAPI 3.1 description, with an `ETag`.',
+        content: { [type]: { schema: { type: type.endsWith('json') ? 'object' : 'string' } } },
+      },
       '304': { description: 'Unchanged since the `ETag` sent in `If-None-Match`.' },
       ...errorRefs('v1', [403, 404, 500, 503]),
     },

@@ -110,7 +110,7 @@ export function typescriptTypes(schemas: Record<string, JsonSchema>, header: str
       doctypes.set(doctype, kinds);
     }
   }
-  out += '\n/** Each DocType\'s types: the document as read, what an insert and an update take, a list row. */\nexport interface DocTypes {\n';
+  out += "\n/** Each DocType's types: the document as read, what an insert and an update take, a list row. */\nexport interface DocTypes {\n";
   for (const [doctype, kinds] of [...doctypes].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const entries = Object.entries(kinds).map(([kind, name]) => `${kind}: ${name}`);
     out += `  ${JSON.stringify(doctype)}: { ${entries.join('; ')} };\n`;

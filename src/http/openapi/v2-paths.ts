@@ -89,7 +89,10 @@ function scopePaths(s: Scope): PathItems {
         guest: s.guest.write,
         parameters: s.params,
         body: { type: 'object', required: ['docs'], properties: { docs: { type: 'array', items: { type: 'object', required: ['name'] } } } },
-        ok: { description: 'What was saved (also in `docs`) and what was refused.', schema: withDocs(bulkResult('updated', { type: 'string' }, ['name']), s.doc) },
+        ok: {
+          description: 'What was saved (also in `docs`) and what was refused.',
+          schema: withDocs(bulkResult('updated', { type: 'string' }, ['name']), s.doc),
+        },
         errors: WRITE_ERRORS,
       }),
     };
@@ -167,7 +170,12 @@ export function genericV2Paths(): PathItems {
     }),
   };
   const acrossItems = (extra: JsonSchema) => ({ type: 'array', items: { type: 'object', required: ['doctype', 'name'], ...extra } });
-  const key = { type: 'object', required: ['doctype', 'name'], properties: { doctype: { type: 'string' }, name: { type: 'string' } }, additionalProperties: false };
+  const key = {
+    type: 'object',
+    required: ['doctype', 'name'],
+    properties: { doctype: { type: 'string' }, name: { type: 'string' } },
+    additionalProperties: false,
+  };
   paths['/api/v2/method/bulk_delete'] = {
     post: operation({
       operationId: 'bulkDeleteAcross',
@@ -190,7 +198,10 @@ export function genericV2Paths(): PathItems {
       style: 'v2',
       guest: false,
       body: { type: 'object', required: ['docs'], properties: { docs: acrossItems({}) } },
-      ok: { description: 'What was saved (also in `docs`) and what was refused.', schema: withDocs(bulkResult('updated', key, ['doctype', 'name']), ref('FwDocument')) },
+      ok: {
+        description: 'What was saved (also in `docs`) and what was refused.',
+        schema: withDocs(bulkResult('updated', key, ['doctype', 'name']), ref('FwDocument')),
+      },
       errors: WRITE_ERRORS,
     }),
   };

@@ -131,8 +131,7 @@ async function send(store: FileStore, req: FastifyRequest, reply: FastifyReply, 
   // Never cached: the URL expires, and a private one must not outlive the check that allowed it.
   if (location) return reply.code(302).header('Location', location).header('Cache-Control', 'no-store').send();
   const etag = entityTag(servable, info);
-  const validators = () =>
-    reply.header('ETag', etag).header('Last-Modified', info.modified.toUTCString()).header('Cache-Control', cacheControl);
+  const validators = () => reply.header('ETag', etag).header('Last-Modified', info.modified.toUTCString()).header('Cache-Control', cacheControl);
   if (isNotModified(req, etag, info)) return validators().code(304).send();
   const asked = rangeStillValid(req, etag, info) ? parseRange(req.headers.range, info.size) : undefined;
   if (asked === UNSATISFIABLE) {

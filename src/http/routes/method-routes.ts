@@ -47,11 +47,7 @@ export async function callMethod(
   const readOnly = !detached && (verb === 'GET' || method.readOnly);
   const run = (detached ? site.detached : readOnly ? site.read : site.write).bind(site);
   const unit = { sid: rc.sid, usesDatabase: method.usesDatabase, messages: rc.messages, request: true };
-  const result = await run(
-    rc.principal,
-    (ctx) => method.handler({ ctx, args: bound, services: site.services, http }),
-    unit,
-  );
+  const result = await run(rc.principal, (ctx) => method.handler({ ctx, args: bound, services: site.services, http }), unit);
   // The method answered with a file (sendDownload): the reply is already written.
   if (reply.sent) return reply;
   const body: Record<string, unknown> = result === undefined || result === null ? {} : { [envelope]: result };

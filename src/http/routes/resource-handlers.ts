@@ -43,7 +43,9 @@ export function listDocuments(style: Presentation): ResourceHandler {
       return undefined;
     });
     if (result === undefined) return reply;
-    return style === 'v1' ? { data: result.rows, ...messagesBody(rc.messages, style) } : { data: result.rows, has_next_page: result.hasNextPage, ...messagesBody(rc.messages, style) };
+    return style === 'v1'
+      ? { data: result.rows, ...messagesBody(rc.messages, style) }
+      : { data: result.rows, has_next_page: result.hasNextPage, ...messagesBody(rc.messages, style) };
   };
 }
 
@@ -73,11 +75,7 @@ export function insertDocument(style: Presentation): ResourceHandler {
   return async (site, req, _reply, { doctype }) => {
     const rc = await requestContext(site, req);
     const payload = documentPayload(requestArgs(req));
-    const doc = await site.write(
-      rc.principal,
-      (ctx) => site.documents.insert(ctx, doctype, payload, { keepClientName: style === 'v2' }),
-      rc,
-    );
+    const doc = await site.write(rc.principal, (ctx) => site.documents.insert(ctx, doctype, payload, { keepClientName: style === 'v2' }), rc);
     return { data: presentDoc(doc, style), ...messagesBody(rc.messages, style) };
   };
 }
@@ -135,7 +133,9 @@ async function updatedRow(ctx: DocContext, site: Site, doctype: string, name: st
   const parent = await updateChildRow(ctx, site.documents, doctype, name, patch);
   for (const value of Object.values(parent)) {
     if (!Array.isArray(value)) continue;
-    const row = value.find((r) => r !== null && typeof r === 'object' && (r as Record<string, unknown>).name === name && (r as Record<string, unknown>).doctype === doctype);
+    const row = value.find(
+      (r) => r !== null && typeof r === 'object' && (r as Record<string, unknown>).name === name && (r as Record<string, unknown>).doctype === doctype,
+    );
     if (row) return row as Record<string, unknown>;
   }
   // The parent hides the row's table from this caller (a permlevel it may not read): answer nothing of it.
@@ -157,7 +157,7 @@ export function deleteDocument(style: Presentation): ResourceHandler {
 export function runMethodName(req: FastifyRequest): string | undefined {
   const fromQuery = (req.query as Record<string, unknown> | undefined)?.run_method;
   // Without a body the arguments are the query string: no need to build them.
-  const raw = Array.isArray(fromQuery) ? fromQuery[0] : fromQuery ?? (req.body === undefined ? undefined : requestArgs(req).run_method);
+  const raw = Array.isArray(fromQuery) ? fromQuery[0] : (fromQuery ?? (req.body === undefined ? undefined : requestArgs(req).run_method));
   return typeof raw === 'string' && raw !== '' ? raw : undefined;
 }
 
@@ -178,7 +178,8 @@ export async function runDocumentMethod(
   const http = httpExchange(req, reply, rc.sid);
   const read = req.method === 'GET' || req.method === 'HEAD';
   const { doctype, name, method } = target;
-  const work = (ctx: DocContext) => invokeDocMethod({ ctx, services: site.services, docMethods: site.methods.docMethods, http, doctype, name, method, args, right: read ? 'read' : 'write' });
+  const work = (ctx: DocContext) =>
+    invokeDocMethod({ ctx, services: site.services, docMethods: site.methods.docMethods, http, doctype, name, method, args, right: read ? 'read' : 'write' });
   const outcome = read ? await site.read(rc.principal, work, rc) : await site.write(rc.principal, work, rc);
   return { ...outcome, messages: messagesBody(rc.messages, req.url.startsWith('/api/v2/') ? 'v2' : 'v1') };
 }

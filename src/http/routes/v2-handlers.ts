@@ -126,7 +126,7 @@ function summary<T>(key: 'deleted' | 'updated', outcome: BulkOutcome<T>): Record
 
 /** A field of an item when it is an object, for the failure report. */
 function field(item: unknown, key: string): unknown {
-  return item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Doc)[key] ?? null : null;
+  return item !== null && typeof item === 'object' && !Array.isArray(item) ? ((item as Doc)[key] ?? null) : null;
 }
 
 /**

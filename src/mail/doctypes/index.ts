@@ -8,7 +8,16 @@ import notificationRecipient from './notification-recipient.json' with { type: '
 import notification from './notification.json' with { type: 'json' };
 
 /** The mail DocTypes with the reference's names and fields, children first; checked and frozen with the core DocTypes. */
-export const MAIL_DOCTYPE_JSON: readonly unknown[] = [emailAccount, emailQueueRecipient, emailQueue, emailTemplate, emailUnsubscribe, notificationRecipient, notification, notificationLog];
+export const MAIL_DOCTYPE_JSON: readonly unknown[] = [
+  emailAccount,
+  emailQueueRecipient,
+  emailQueue,
+  emailTemplate,
+  emailUnsubscribe,
+  notificationRecipient,
+  notification,
+  notificationLog,
+];
 
 export const EMAIL_ACCOUNT = 'Email Account';
 export const EMAIL_QUEUE = 'Email Queue';
@@ -21,5 +30,12 @@ export const NOTIFICATION_LOG = 'Notification Log';
 
 /** The mail subsystem's own DocTypes: no notification fires on them (a mail about a mail would never end). */
 export const MAIL_DOCTYPE_NAMES: ReadonlySet<string> = new Set([
-  EMAIL_ACCOUNT, EMAIL_QUEUE, EMAIL_QUEUE_RECIPIENT, EMAIL_TEMPLATE, EMAIL_UNSUBSCRIBE, NOTIFICATION, NOTIFICATION_RECIPIENT, NOTIFICATION_LOG,
+  EMAIL_ACCOUNT,
+  EMAIL_QUEUE,
+  EMAIL_QUEUE_RECIPIENT,
+  EMAIL_TEMPLATE,
+  EMAIL_UNSUBSCRIBE,
+  NOTIFICATION,
+  NOTIFICATION_RECIPIENT,
+  NOTIFICATION_LOG,
 ]);

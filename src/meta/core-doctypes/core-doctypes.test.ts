@@ -26,14 +26,59 @@ function rights(perm: DocPerm): string[] {
 }
 
 function kebab(name: string): string {
-  return name.replace(/ /g, '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+  return name
+    .replace(/ /g, '')
+    .replace(/([a-z])([A-Z])/g, '$1-$2')
+    .toLowerCase();
 }
 
 describe('core DocType definitions', () => {
   test('ships every built-in DocType, child tables before their parents', () => {
     assert.deepEqual(
       CORE_DOCTYPES.map((d) => d.name),
-      ['DocField', 'DocPerm', 'DocType', 'Role', 'Has Role', 'User', 'ToDo', 'File', 'User Permission', 'DocShare', 'Version', 'Comment', 'Deleted Document', 'System Settings', 'Scheduled Job Log', 'Webhook Header', 'Webhook Data', 'Webhook', 'Webhook Request Log', 'Workflow State', 'Workflow Action Master', 'Workflow Document State', 'Workflow Transition', 'Workflow', 'Report', 'Data Import', 'Data Import Log', 'Global Search DocType', 'Global Search Settings', 'Email Account', 'Email Queue Recipient', 'Email Queue', 'Email Template', 'Email Unsubscribe', 'Notification Recipient', 'Notification', 'Notification Log', 'Tag', 'Tag Link', 'Document Follow', 'List View Settings'],
+      [
+        'DocField',
+        'DocPerm',
+        'DocType',
+        'Role',
+        'Has Role',
+        'User',
+        'ToDo',
+        'File',
+        'User Permission',
+        'DocShare',
+        'Version',
+        'Comment',
+        'Deleted Document',
+        'System Settings',
+        'Scheduled Job Log',
+        'Webhook Header',
+        'Webhook Data',
+        'Webhook',
+        'Webhook Request Log',
+        'Workflow State',
+        'Workflow Action Master',
+        'Workflow Document State',
+        'Workflow Transition',
+        'Workflow',
+        'Report',
+        'Data Import',
+        'Data Import Log',
+        'Global Search DocType',
+        'Global Search Settings',
+        'Email Account',
+        'Email Queue Recipient',
+        'Email Queue',
+        'Email Template',
+        'Email Unsubscribe',
+        'Notification Recipient',
+        'Notification',
+        'Notification Log',
+        'Tag',
+        'Tag Link',
+        'Document Follow',
+        'List View Settings',
+      ],
     );
   });
 
@@ -198,9 +243,7 @@ describe('core DocType definitions', () => {
   });
 
   test('DocPerm defaults a new row as the reference does', () => {
-    const defaults = Object.fromEntries(
-      ['permlevel', 'if_owner', ...PERMISSION_TYPES].map((k) => [k, field('DocPerm', k).default]),
-    );
+    const defaults = Object.fromEntries(['permlevel', 'if_owner', ...PERMISSION_TYPES].map((k) => [k, field('DocPerm', k).default]));
     assert.deepEqual(defaults, {
       permlevel: '0',
       if_owner: '0',
@@ -248,7 +291,10 @@ describe('core DocType definitions', () => {
     assert.equal(field('User', 'user_type').permlevel, 1);
     assert.ok(!get('User').fields.some((f) => f.fieldname === 'api_secret'), 'no api_secret column');
     const levelOne = (get('User').permissions ?? []).filter((p) => p.permlevel === 1);
-    assert.deepEqual(levelOne.map((p) => [p.role, rights(p)]), [['System Manager', ['read', 'write']]]);
+    assert.deepEqual(
+      levelOne.map((p) => [p.role, rights(p)]),
+      [['System Manager', ['read', 'write']]],
+    );
     assert.ok(!(get('User').permissions ?? []).some((p) => p.role === 'All'));
   });
 
@@ -278,7 +324,10 @@ describe('core DocType definitions', () => {
     );
     assert.equal(field('User Permission', 'apply_to_all_doctypes').default, '1');
     assert.equal(field('User Permission', 'user').ignore_user_permissions, 1);
-    assert.deepEqual((up.permissions ?? []).map((p) => p.role), ['System Manager']);
+    assert.deepEqual(
+      (up.permissions ?? []).map((p) => p.role),
+      ['System Manager'],
+    );
   });
 
   test('a DocShare grants rights on one document; any user may ask to create one, only managers read them', () => {

@@ -40,23 +40,9 @@ const DEF_STRING_KEYS = [
   'sort_order',
   'description',
 ] as const satisfies readonly (keyof DocTypeDef)[];
-const DEF_CHECK_KEYS = [
-  'custom',
-  'istable',
-  'issingle',
-  'is_submittable',
-  'track_changes',
-  'allow_rename',
-] as const satisfies readonly (keyof DocTypeDef)[];
+const DEF_CHECK_KEYS = ['custom', 'istable', 'issingle', 'is_submittable', 'track_changes', 'allow_rename'] as const satisfies readonly (keyof DocTypeDef)[];
 
-const FIELD_STRING_KEYS = [
-  'label',
-  'options',
-  'default',
-  'precision',
-  'fetch_from',
-  'description',
-] as const satisfies readonly (keyof DocField)[];
+const FIELD_STRING_KEYS = ['label', 'options', 'default', 'precision', 'fetch_from', 'description'] as const satisfies readonly (keyof DocField)[];
 const FIELD_CHECK_KEYS = [
   'reqd',
   'unique',
@@ -78,17 +64,10 @@ const FIELD_INT_KEYS = ['length', 'permlevel', 'idx'] as const satisfies readonl
 const PERM_CHECK_KEYS = ['if_owner', ...PERMISSION_TYPES] as const satisfies readonly (keyof DocPerm)[];
 
 type Exhaustive<T, Listed> = Exclude<keyof T, Listed> extends never ? true : never;
-const defKeysComplete: Exhaustive<
-  DocTypeDef,
-  'name' | 'fields' | 'permissions' | (typeof DEF_STRING_KEYS)[number] | (typeof DEF_CHECK_KEYS)[number]
-> = true;
+const defKeysComplete: Exhaustive<DocTypeDef, 'name' | 'fields' | 'permissions' | (typeof DEF_STRING_KEYS)[number] | (typeof DEF_CHECK_KEYS)[number]> = true;
 const fieldKeysComplete: Exhaustive<
   DocField,
-  | 'fieldname'
-  | 'fieldtype'
-  | (typeof FIELD_STRING_KEYS)[number]
-  | (typeof FIELD_CHECK_KEYS)[number]
-  | (typeof FIELD_INT_KEYS)[number]
+  'fieldname' | 'fieldtype' | (typeof FIELD_STRING_KEYS)[number] | (typeof FIELD_CHECK_KEYS)[number] | (typeof FIELD_INT_KEYS)[number]
 > = true;
 const permKeysComplete: Exhaustive<DocPerm, 'role' | 'permlevel' | (typeof PERM_CHECK_KEYS)[number]> = true;
 void [defKeysComplete, fieldKeysComplete, permKeysComplete];
@@ -149,13 +128,7 @@ export function asDocTypeDef(json: unknown): DocTypeDef {
     if (!isRecord(field)) return fail(path, 'must be an object');
     requireString(field, 'fieldname', path, fail);
     requireString(field, 'fieldtype', path, fail);
-    checkKeys(
-      field,
-      path,
-      FIELD_KEYS,
-      { strings: FIELD_STRING_KEYS, checks: FIELD_CHECK_KEYS, ints: FIELD_INT_KEYS },
-      fail,
-    );
+    checkKeys(field, path, FIELD_KEYS, { strings: FIELD_STRING_KEYS, checks: FIELD_CHECK_KEYS, ints: FIELD_INT_KEYS }, fail);
   });
 
   if (json.permissions !== undefined) {
@@ -184,7 +157,29 @@ function deepFreeze<T>(value: T): T {
  * DocTypes whose Table fields point at them.
  */
 export const CORE_DOCTYPES: readonly DocTypeDef[] = Object.freeze(
-  [docField, docPerm, docType, role, hasRole, user, toDo, file, userPermission, docShare, version, comment, deletedDocument, systemSettings, scheduledJobLog, ...WEBHOOK_DOCTYPE_JSON, ...WORKFLOW_DOCTYPE_JSON, ...REPORT_DOCTYPE_JSON, ...DATA_IMPORT_DOCTYPE_JSON, ...SEARCH_DOCTYPE_JSON, ...MAIL_DOCTYPE_JSON, ...COLLABORATION_DOCTYPE_JSON, listViewSettings].map((json) =>
-    deepFreeze(asDocTypeDef(json)),
-  ),
+  [
+    docField,
+    docPerm,
+    docType,
+    role,
+    hasRole,
+    user,
+    toDo,
+    file,
+    userPermission,
+    docShare,
+    version,
+    comment,
+    deletedDocument,
+    systemSettings,
+    scheduledJobLog,
+    ...WEBHOOK_DOCTYPE_JSON,
+    ...WORKFLOW_DOCTYPE_JSON,
+    ...REPORT_DOCTYPE_JSON,
+    ...DATA_IMPORT_DOCTYPE_JSON,
+    ...SEARCH_DOCTYPE_JSON,
+    ...MAIL_DOCTYPE_JSON,
+    ...COLLABORATION_DOCTYPE_JSON,
+    listViewSettings,
+  ].map((json) => deepFreeze(asDocTypeDef(json))),
 );

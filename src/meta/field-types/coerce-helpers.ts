@@ -69,9 +69,7 @@ export function assertMaxLength(text: string, field: DocField, max: number): voi
   const chars = [...text];
   if (chars.length <= max) return;
   const preview = chars.length > 40 ? `${chars.slice(0, 40).join('')}...` : text;
-  throw new CharacterLengthExceededError(
-    `${fieldLabel(field)}: '${preview}' will get truncated, as max characters allowed is ${max}`,
-  );
+  throw new CharacterLengthExceededError(`${fieldLabel(field)}: '${preview}' will get truncated, as max characters allowed is ${max}`);
 }
 
 /** Input for date and time types: trimmed text, or null for null, undefined and blank; other shapes are 417. */

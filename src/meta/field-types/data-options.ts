@@ -2,18 +2,12 @@
  * The checks a Data field's `options` select (Email, Phone, URL, Name, IBAN), also used by the
  * Phone field type. Each throws the reference's 417 class for its kind of bad value.
  */
-import {
-  InvalidEmailAddressError,
-  InvalidPhoneNumberError,
-  InvalidURLError,
-  ValidationError,
-} from '../../errors/index.js';
+import { InvalidEmailAddressError, InvalidPhoneNumberError, InvalidURLError, ValidationError } from '../../errors/index.js';
 import type { DocField } from '../doctype.js';
 import { fieldLabel } from './coerce-helpers.js';
 
 // The reference's address pattern: dotted local part, and a domain with at least one dot.
-const EMAIL =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 // `Display Name <address>` is accepted; the address inside the brackets is what is checked.
 const NAMED_ADDRESS = /^[^<>]*<([^<>]+)>$/;
 

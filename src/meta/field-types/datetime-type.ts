@@ -1,12 +1,5 @@
 import { formatDate, now } from '../../datetime/clock.js';
-import {
-  displayDatetime,
-  formatDisplayTime,
-  formatStoredDatetime,
-  parseDatetime,
-  partsFromDriverDate,
-  partsFromEpoch,
-} from '../../datetime/parse.js';
+import { displayDatetime, formatDisplayTime, formatStoredDatetime, parseDatetime, partsFromDriverDate, partsFromEpoch } from '../../datetime/parse.js';
 import { invalidValue, temporalText } from './coerce-helpers.js';
 import type { FieldType } from './field-type.js';
 

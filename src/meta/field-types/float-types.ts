@@ -8,9 +8,7 @@ import { createNumericType } from './numeric.js';
 const decimal = (): ColumnSpec => ({ kind: 'decimal' });
 
 /** Float, Currency, Percent: any finite number (precision is a display matter). */
-export const floatTypes: readonly FieldType[] = ['Float', 'Currency', 'Percent'].map((name) =>
-  createNumericType({ name, column: decimal }),
-);
+export const floatTypes: readonly FieldType[] = ['Float', 'Currency', 'Percent'].map((name) => createNumericType({ name, column: decimal }));
 
 /** Duration: a number of seconds, never negative. */
 export const durationType: FieldType = createNumericType({

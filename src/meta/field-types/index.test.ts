@@ -10,11 +10,40 @@ const ctx: FieldContext = { doctype: 'Test', timeZone: 'UTC', user: 'jane@exampl
 const field = (fieldtype: string): DocField => ({ fieldname: 'f', label: 'F', fieldtype });
 
 const VALUE_TYPES = [
-  'Data', 'Phone', 'Link', 'Dynamic Link', 'Autocomplete', 'Icon', 'Read Only', 'Color', 'Barcode', 'Select',
-  'Small Text', 'Text', 'Long Text', 'Code', 'Markdown Editor', 'HTML Editor', 'Text Editor',
-  'Attach', 'Attach Image', 'Signature', 'Geolocation', 'Password',
-  'Int', 'Long Int', 'Float', 'Currency', 'Percent', 'Duration', 'Rating', 'Check',
-  'Date', 'Datetime', 'Time', 'JSON',
+  'Data',
+  'Phone',
+  'Link',
+  'Dynamic Link',
+  'Autocomplete',
+  'Icon',
+  'Read Only',
+  'Color',
+  'Barcode',
+  'Select',
+  'Small Text',
+  'Text',
+  'Long Text',
+  'Code',
+  'Markdown Editor',
+  'HTML Editor',
+  'Text Editor',
+  'Attach',
+  'Attach Image',
+  'Signature',
+  'Geolocation',
+  'Password',
+  'Int',
+  'Long Int',
+  'Float',
+  'Currency',
+  'Percent',
+  'Duration',
+  'Rating',
+  'Check',
+  'Date',
+  'Datetime',
+  'Time',
+  'JSON',
 ];
 const LAYOUT_TYPES = ['Section Break', 'Column Break', 'Tab Break', 'HTML', 'Heading', 'Button', 'Image', 'Fold'];
 const TABLE_TYPES = ['Table', 'Table MultiSelect'];
@@ -43,7 +72,10 @@ describe('createFieldTypeRegistry', () => {
   });
 
   test('marks exactly the reference numeric types (and Duration, Rating) as numeric', () => {
-    const numeric = registry.names().filter((n) => registry.get(n).numeric).sort();
+    const numeric = registry
+      .names()
+      .filter((n) => registry.get(n).numeric)
+      .sort();
     assert.deepEqual(numeric, ['Check', 'Currency', 'Duration', 'Float', 'Int', 'Long Int', 'Percent', 'Rating']);
   });
 });

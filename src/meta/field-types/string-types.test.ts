@@ -33,10 +33,7 @@ function refusal(f: DocField, value: unknown): { excType: string; message: strin
   assert.fail(`${f.fieldtype} accepted ${JSON.stringify(value)}`);
 }
 
-const VARCHAR_TYPES = [
-  ...['Data', 'Phone', 'Link', 'Dynamic Link', 'Autocomplete'],
-  ...['Icon', 'Read Only', 'Color', 'Barcode', 'Select'],
-];
+const VARCHAR_TYPES = [...['Data', 'Phone', 'Link', 'Dynamic Link', 'Autocomplete'], ...['Icon', 'Read Only', 'Color', 'Barcode', 'Select']];
 const TEXT_TYPES = [
   ...['Small Text', 'Text', 'Long Text', 'Code', 'Markdown Editor', 'HTML Editor'],
   ...['Text Editor', 'Attach', 'Attach Image', 'Signature', 'Geolocation', 'Password'],

@@ -9,8 +9,7 @@ import { createFieldTypeRegistry } from './index.js';
 const registry = createFieldTypeRegistry();
 const ctx: FieldContext = { doctype: 'Test', timeZone: 'Asia/Kolkata', user: 'jane@example.com' };
 const field = (fieldtype: string): DocField => ({ fieldname: 'when', label: 'When', fieldtype });
-const write = (fieldtype: string, value: unknown): unknown =>
-  registry.get(fieldtype).coerce(value, field(fieldtype), ctx);
+const write = (fieldtype: string, value: unknown): unknown => registry.get(fieldtype).coerce(value, field(fieldtype), ctx);
 const read = (fieldtype: string, value: unknown): unknown => registry.get(fieldtype).fromDb?.(value, field(fieldtype));
 
 function refusal(fieldtype: string, value: unknown): FwError {

@@ -14,15 +14,9 @@ export const sanitisedTextTypes: readonly FieldType[] = ['Small Text', 'Text', '
 );
 
 /** Code, Markdown Editor, HTML Editor, Signature, Geolocation: verbatim text. */
-export const verbatimTextTypes: readonly FieldType[] = [
-  'Code',
-  'Markdown Editor',
-  'HTML Editor',
-  'Signature',
-  'Geolocation',
-].map((name) => createStringType({ name, kind: 'text' }));
+export const verbatimTextTypes: readonly FieldType[] = ['Code', 'Markdown Editor', 'HTML Editor', 'Signature', 'Geolocation'].map((name) =>
+  createStringType({ name, kind: 'text' }),
+);
 
 /** Attach, Attach Image: a file URL kept verbatim, refused when its scheme is not http(s). */
-export const attachTypes: readonly FieldType[] = ['Attach', 'Attach Image'].map((name) =>
-  createStringType({ name, kind: 'text', check: validateAttachUrl }),
-);
+export const attachTypes: readonly FieldType[] = ['Attach', 'Attach Image'].map((name) => createStringType({ name, kind: 'text', check: validateAttachUrl }));

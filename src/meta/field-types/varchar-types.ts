@@ -19,6 +19,6 @@ export const dynamicLinkType: FieldType = {
 };
 
 /** Autocomplete, Icon, Read Only, Color, Barcode: plain varchar strings. */
-export const plainVarcharTypes: readonly FieldType[] = ['Autocomplete', 'Icon', 'Read Only', 'Color', 'Barcode'].map(
-  (name) => createStringType({ name, kind: 'varchar' }),
+export const plainVarcharTypes: readonly FieldType[] = ['Autocomplete', 'Icon', 'Read Only', 'Color', 'Barcode'].map((name) =>
+  createStringType({ name, kind: 'varchar' }),
 );

@@ -34,10 +34,13 @@ async function findUser(call: MethodCall, usr: string): Promise<{ name: string; 
 /** The lockout rule from the site settings. */
 function throttleFor(call: MethodCall, settings: Settings): LoginThrottle {
   // Counts in transactions of its own (the site's runner), so a failed login still leaves its count.
-  return new LoginThrottle({ transaction: call.services.transaction, dialect: call.ctx.dialect }, {
-    maxFailures: settings.allow_consecutive_login_attempts,
-    windowSeconds: settings.allow_login_after_fail,
-  });
+  return new LoginThrottle(
+    { transaction: call.services.transaction, dialect: call.ctx.dialect },
+    {
+      maxFailures: settings.allow_consecutive_login_attempts,
+      windowSeconds: settings.allow_login_after_fail,
+    },
+  );
 }
 
 /**
@@ -124,6 +127,9 @@ export function registerAuthMethods(methods: MethodRegistry, revokeSession: Sess
   const pong = { allowGuest: true, usesDatabase: false, description: 'Liveness: answers "pong" without touching the database.', result: { const: 'pong' } };
   methods.register('ping', async () => 'pong', pong);
   methods.register('fw.ping', async () => 'pong', pong);
-  methods.register('fw.auth.get_logged_user', async ({ ctx }) => ctx.principal.user, { description: 'The name of the signed-in user.', result: { type: 'string' } });
+  methods.register('fw.auth.get_logged_user', async ({ ctx }) => ctx.principal.user, {
+    description: 'The name of the signed-in user.',
+    result: { type: 'string' },
+  });
   methods.register('fw.auth.get_csrf_token', getCsrfToken, { methods: ['GET', 'POST'], ownTransactions: true });
 }

@@ -72,11 +72,7 @@ export const GET_VALUE = schema(
 );
 
 /** `fw.client.get_single_value`. */
-export const GET_SINGLE_VALUE = schema(
-  { doctype: DOCTYPE, field: { type: 'string', minLength: 1 } },
-  ['doctype', 'field'],
-  'One value of a Single DocType.',
-);
+export const GET_SINGLE_VALUE = schema({ doctype: DOCTYPE, field: { type: 'string', minLength: 1 } }, ['doctype', 'field'], 'One value of a Single DocType.');
 
 /** `fw.client.has_permission`. */
 export const HAS_PERMISSION = schema(

@@ -9,7 +9,6 @@ import type { MethodCall, MethodRegistry } from '../method-registry.js';
 import { fieldnameArg, filterArg, pick } from './client-args.js';
 import * as params from './client-params.js';
 
-
 /** The parameters get_list takes (docs/api.md "Methods"); others, such as frappe-ui's `start` and `limit`, are ignored. */
 const LIST_PARAMS = ['fields', 'filters', 'or_filters', 'group_by', 'order_by', 'limit_start', 'limit_page_length', 'parent', 'as_dict'];
 

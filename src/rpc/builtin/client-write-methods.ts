@@ -45,9 +45,7 @@ async function setValue({ ctx, services, args }: MethodCall): Promise<Doc> {
     throw new FrappeTypeError('Argument fieldname must be a field name, or a dict of fields when value is absent');
   }
   const meta = ctx.metas.get(doctype);
-  const doc = meta.isChild
-    ? await updateChildRow(ctx, services.documents, doctype, name, values)
-    : await services.documents.update(ctx, doctype, name, values);
+  const doc = meta.isChild ? await updateChildRow(ctx, services.documents, doctype, name, values) : await services.documents.update(ctx, doctype, name, values);
   return presentDoc(doc, 'v1');
 }
 

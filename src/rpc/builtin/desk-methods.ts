@@ -79,8 +79,19 @@ async function boot(call: MethodCall, siteName: string | null): Promise<object> 
  */
 async function latestModified(call: MethodCall, names: readonly string[]): Promise<string | undefined> {
   const { q, dialect } = call.ctx;
-  const rows = await q.all<{ modified: string | null }>(dialect.builder.selectFrom('tabDocType').select('modified').where('name', 'in', [...names]).compile());
-  return rows.map((r) => r.modified ?? '').sort().at(-1) || undefined;
+  const rows = await q.all<{ modified: string | null }>(
+    dialect.builder
+      .selectFrom('tabDocType')
+      .select('modified')
+      .where('name', 'in', [...names])
+      .compile(),
+  );
+  return (
+    rows
+      .map((r) => r.modified ?? '')
+      .sort()
+      .at(-1) || undefined
+  );
 }
 
 /**
@@ -91,7 +102,14 @@ async function activeWorkflow(call: MethodCall, doctype: string): Promise<string
   const { q, dialect, metas } = call.ctx;
   if (!metas.has('Workflow')) return null;
   const rows = await q.all<{ name: string }>(
-    dialect.builder.selectFrom(metas.get('Workflow').tableName).select('name').where('document_type', '=', doctype).where('is_active', '=', 1).orderBy('modified', 'desc').limit(1).compile(),
+    dialect.builder
+      .selectFrom(metas.get('Workflow').tableName)
+      .select('name')
+      .where('document_type', '=', doctype)
+      .where('is_active', '=', 1)
+      .orderBy('modified', 'desc')
+      .limit(1)
+      .compile(),
   );
   return rows[0]?.name ?? null;
 }
@@ -121,7 +139,10 @@ async function getDocType(call: MethodCall): Promise<string | undefined> {
     docs.push(visibleDefinition(metas.get(child), levels));
   }
   call.http.extraBody.user_settings = JSON.stringify(await readUserSettings(q, dialect, principal.user, doctype));
-  const modified = await latestModified(call, docs.map((d) => String(d.name)));
+  const modified = await latestModified(
+    call,
+    docs.map((d) => String(d.name)),
+  );
   const cached = call.args.cached_timestamp;
   if (modified !== undefined && typeof cached === 'string' && cached === modified) return 'use_cache';
   if (modified !== undefined) docs[0].modified = modified;

@@ -120,7 +120,10 @@ async function searchLink({ ctx, args }: MethodCall): Promise<unknown[]> {
   const { columns, rows } = await searchRows(ctx, searchRequest(args));
   const hasTitle = columns.length > 1 && ctx.metas.get(String(args.doctype)).def.title_field === columns[1];
   return rows.map((row) => {
-    const described = row.slice(hasTitle ? 2 : 1).filter((v) => v !== null && v !== '').map(String);
+    const described = row
+      .slice(hasTitle ? 2 : 1)
+      .filter((v) => v !== null && v !== '')
+      .map(String);
     return {
       value: row[0],
       ...(hasTitle ? { label: row[1] } : {}),

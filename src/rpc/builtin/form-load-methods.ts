@@ -12,7 +12,14 @@ import { docinfoTags } from '../../collaboration/tags.js';
  * Rows of another DocType about a document, as the caller may see them: none when the caller may
  * not read that DocType at all (a form is still shown to them), else through the list rules.
  */
-async function related(ctx: DocContext, documents: DocumentService, doctype: string, fields: string[], filters: Record<string, unknown>, orderBy: string): Promise<unknown[]> {
+async function related(
+  ctx: DocContext,
+  documents: DocumentService,
+  doctype: string,
+  fields: string[],
+  filters: Record<string, unknown>,
+  orderBy: string,
+): Promise<unknown[]> {
   if (!ctx.metas.has(doctype)) return [];
   if (!(await documents.can(ctx, ctx.metas.get(doctype), 'read'))) return [];
   return (await listDocuments(ctx, doctype, { fields, filters, order_by: orderBy, limit_page_length: 0 }, 'v1')).rows;
@@ -67,7 +74,14 @@ export async function loadDocinfo(ctx: DocContext, documents: DocumentService, d
   return {
     doctype,
     name,
-    attachments: await related(ctx, documents, 'File', ['name', 'file_name', 'file_url', 'is_private'], { attached_to_doctype: doctype, attached_to_name: name }, 'creation asc'),
+    attachments: await related(
+      ctx,
+      documents,
+      'File',
+      ['name', 'file_name', 'file_url', 'is_private'],
+      { attached_to_doctype: doctype, attached_to_name: name },
+      'creation asc',
+    ),
     comments,
     versions,
     assignments,

@@ -22,10 +22,7 @@ describe('libpqConnection', () => {
     );
     assert.equal(libpqConnection('postgres://fw@db/site1?ssl=true').uri, 'postgres://fw@db/site1?sslmode=require');
     assert.equal(libpqConnection('postgres://fw@db/site1?sslmode=no-verify').uri, 'postgres://fw@db/site1?sslmode=require');
-    assert.equal(
-      libpqConnection('postgres://fw@db/site1?uselibpqcompat=true&sslmode=require').uri,
-      'postgres://fw@db/site1?sslmode=require',
-    );
+    assert.equal(libpqConnection('postgres://fw@db/site1?uselibpqcompat=true&sslmode=require').uri, 'postgres://fw@db/site1?sslmode=require');
   });
 
   test('sets no environment when the URL carries no password', () => {

@@ -1,7 +1,7 @@
 import { runProgram } from '../run-program.js';
 
 const INSTALL_HINT =
-  'install the PostgreSQL client tools, at least the server\'s major version ' +
+  "install the PostgreSQL client tools, at least the server's major version " +
   '(Debian/Ubuntu: apt-get install postgresql-client; macOS: brew install libpq), or put their folder on PATH';
 
 /** node-postgres URL parameters that libpq, and so pg_dump and pg_restore, would refuse. */
@@ -56,9 +56,8 @@ export async function pgDump(url: string, toFile: string, onTable?: () => void):
  */
 export async function pgRestore(url: string, fromFile: string): Promise<void> {
   const { uri, env } = libpqConnection(url);
-  await runProgram(
-    'pg_restore',
-    ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', `--dbname=${uri}`, fromFile],
-    { env, whenMissing: INSTALL_HINT },
-  );
+  await runProgram('pg_restore', ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', `--dbname=${uri}`, fromFile], {
+    env,
+    whenMissing: INSTALL_HINT,
+  });
 }

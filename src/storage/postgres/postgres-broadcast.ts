@@ -156,8 +156,8 @@ export class PostgresBroadcast implements BroadcastChannel {
   }
 
   async #purge(): Promise<void> {
-    await this.read((q) =>
-      q.run({ sql: `delete from ${TABLE} where created < now() - interval '${RETENTION_SECONDS} seconds'`, parameters: [] }),
-    ).catch(() => undefined);
+    await this.read((q) => q.run({ sql: `delete from ${TABLE} where created < now() - interval '${RETENTION_SECONDS} seconds'`, parameters: [] })).catch(
+      () => undefined,
+    );
   }
 }

@@ -4,7 +4,6 @@ import { isConnectionFailure, translatePostgresError } from './postgres-errors.j
 import type { RowDecoders } from './row-decoders.js';
 import { PipelineError, StatementPipeline, type PgResult, type PipelinedStatement } from './statement-pipeline.js';
 
-
 /** The node-postgres client methods we use; driver types stay inside this folder. */
 export interface PgClient {
   /** Several results when the text holds several statements (simple protocol, no values). */

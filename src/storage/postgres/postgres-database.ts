@@ -111,9 +111,7 @@ export class PostgresDatabase implements Database {
       // Whatever stops us getting a connection (refused, timed out, bad credentials after a password
       // rotation, too many clients) means the site cannot serve this request now.
       const translated = translatePostgresError(err);
-      throw translated instanceof ServiceUnavailableError
-        ? translated
-        : new ServiceUnavailableError('Database unavailable', { cause: err });
+      throw translated instanceof ServiceUnavailableError ? translated : new ServiceUnavailableError('Database unavailable', { cause: err });
     }
   }
 
@@ -197,7 +195,10 @@ export class PostgresDatabase implements Database {
   async backup(toFile: string, onProgress?: BackupProgress): Promise<void> {
     if (!onProgress) return pgDump(this.#connectionString, toFile);
     const rows = await this.read((q) =>
-      q.all<{ n: number | string }>({ sql: "select count(*) as n from pg_tables where schemaname not in ('pg_catalog', 'information_schema')", parameters: [] }),
+      q.all<{ n: number | string }>({
+        sql: "select count(*) as n from pg_tables where schemaname not in ('pg_catalog', 'information_schema')",
+        parameters: [],
+      }),
     );
     const tables = Math.max(1, Number(rows[0]?.n ?? 1));
     let begun = 0;

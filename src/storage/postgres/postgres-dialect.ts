@@ -75,7 +75,12 @@ export class PostgresDialect implements Dialect {
 
   async widenColumn(q: Queryable, table: string, column: string, wanted: ColumnSpec): Promise<void> {
     const type = sql.raw(this.columnType(wanted));
-    await q.run(this.builder.schema.alterTable(table).alterColumn(column, (c) => c.setDataType(type)).compile());
+    await q.run(
+      this.builder.schema
+        .alterTable(table)
+        .alterColumn(column, (c) => c.setDataType(type))
+        .compile(),
+    );
   }
 
   async listColumns(q: Queryable, table: string): Promise<ExistingColumn[]> {

@@ -1,9 +1,4 @@
-import {
-  CharacterLengthExceededError,
-  DataError,
-  MandatoryError,
-  ServiceUnavailableError,
-} from '../../errors/index.js';
+import { CharacterLengthExceededError, DataError, MandatoryError, ServiceUnavailableError } from '../../errors/index.js';
 import { readOnlyRefusal } from '../read-only-refusal.js';
 import { uniqueViolation } from '../unique-violation.js';
 
@@ -32,23 +27,9 @@ interface PgDriverError {
  * - Undefined tables and columns (42P01, 42703) are programming errors and stay untranslated (500).
  */
 
-const NODE_NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'EPIPE',
-]);
+const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE']);
 
-const CONNECTION_MESSAGES = [
-  /timeout exceeded when trying to connect/i,
-  /connection terminated/i,
-  /query read timeout/i,
-  /not queryable/i,
-];
+const CONNECTION_MESSAGES = [/timeout exceeded when trying to connect/i, /connection terminated/i, /query read timeout/i, /not queryable/i];
 
 /** SQLSTATEs of a serialization failure and a deadlock: the whole transaction may be run again. */
 const RETRYABLE_CODES = new Set(['40001', '40P01']);

@@ -41,9 +41,7 @@ export class SqliteDialect implements Dialect {
   async widenColumn(): Promise<void> {}
 
   async listColumns(q: Queryable, table: string): Promise<ExistingColumn[]> {
-    const rows = await q.all<{ name: string; type: string }>(
-      sql`select name, type from pragma_table_info(${table})`.compile(this.builder),
-    );
+    const rows = await q.all<{ name: string; type: string }>(sql`select name, type from pragma_table_info(${table})`.compile(this.builder));
     return rows.map((r) => ({ name: r.name, type: r.type.toLowerCase() }));
   }
 

@@ -54,7 +54,10 @@ export function amendedCopy(doc: Doc, fields: readonly DocField[]): Doc {
   for (const f of fields) {
     if (LAYOUT_TYPES.has(f.fieldtype) || f.fieldname === 'amended_from') continue;
     const v = doc[f.fieldname];
-    if (Array.isArray(v)) copy[f.fieldname] = v.map((row: Doc) => Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_COPIED.includes(k) && !['parent', 'parentfield', 'parenttype'].includes(k))));
+    if (Array.isArray(v))
+      copy[f.fieldname] = v.map((row: Doc) =>
+        Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_COPIED.includes(k) && !['parent', 'parentfield', 'parenttype'].includes(k))),
+      );
     else if (v !== undefined) copy[f.fieldname] = v;
   }
   return copy;

@@ -26,7 +26,15 @@ export function toApiFilters(rows: readonly FilterRow[], fields: readonly DocFie
     const type = fields.find((f) => f.fieldname === row.field)?.fieldtype ?? 'Data';
     const value = row.value.trim();
     if (row.op === 'is') out.push([row.field, 'is', value === 'not set' ? 'not set' : 'set']);
-    else if (row.op === 'in' || row.op === 'not in') out.push([row.field, row.op, value.split(',').map((v) => v.trim()).filter(Boolean)]);
+    else if (row.op === 'in' || row.op === 'not in')
+      out.push([
+        row.field,
+        row.op,
+        value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      ]);
     else if (row.op === 'between') out.push([row.field, 'between', value.split(',').map((v) => v.trim())]);
     else if (row.op === 'like' || row.op === 'not like') out.push([row.field, row.op, value.includes('%') ? value : `%${value}%`]);
     else if (type === 'Check') out.push([row.field, '=', value === '1' || value === 'true' ? 1 : 0]);

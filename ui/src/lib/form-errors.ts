@@ -14,7 +14,9 @@ export function placeMessages(messages: readonly ServerMessage[], fields: readon
     .map((f) => ({ f, label: fieldLabel(f) }))
     .sort((a, b) => b.label.length - a.label.length);
   for (const m of messages) {
-    const hit = labelled.find(({ f, label }) => new RegExp(`(^|[\\s:'"(])(${escapeRegExp(label)}|${escapeRegExp(f.fieldname)})($|[\\s:'".,)])`, 'i').test(m.message));
+    const hit = labelled.find(({ f, label }) =>
+      new RegExp(`(^|[\\s:'"(])(${escapeRegExp(label)}|${escapeRegExp(f.fieldname)})($|[\\s:'".,)])`, 'i').test(m.message),
+    );
     if (hit && !byField[hit.f.fieldname]) byField[hit.f.fieldname] = m.message;
     else general.push(m.message);
   }

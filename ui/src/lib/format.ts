@@ -13,9 +13,14 @@ export function formatCell(value: unknown, field: DocField | undefined): string 
   if (type === 'Check') return value ? 'Yes' : 'No';
   if (type === 'Currency' || type === 'Float' || type === 'Percent') {
     const n = Number(value);
-    if (Number.isFinite(n)) return n.toLocaleString(undefined, { minimumFractionDigits: type === 'Currency' ? 2 : 0, maximumFractionDigits: 6 }) + (type === 'Percent' ? ' %' : '');
+    if (Number.isFinite(n))
+      return n.toLocaleString(undefined, { minimumFractionDigits: type === 'Currency' ? 2 : 0, maximumFractionDigits: 6 }) + (type === 'Percent' ? ' %' : '');
   }
-  if (type === 'Text Editor' || type === 'HTML Editor') return String(value).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  if (type === 'Text Editor' || type === 'HTML Editor')
+    return String(value)
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
   if (type === 'Datetime') return String(value).replace(/\.\d+$/, '');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);

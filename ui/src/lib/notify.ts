@@ -11,10 +11,13 @@ let nextId = 1;
 export function toast(text: string, kind: 'info' | 'error' | 'success' = 'info'): void {
   const id = nextId++;
   ui.toasts.push({ id, text, kind });
-  setTimeout(() => {
-    const i = ui.toasts.findIndex((t) => t.id === id);
-    if (i >= 0) ui.toasts.splice(i, 1);
-  }, kind === 'error' ? 8000 : 4000);
+  setTimeout(
+    () => {
+      const i = ui.toasts.findIndex((t) => t.id === id);
+      if (i >= 0) ui.toasts.splice(i, 1);
+    },
+    kind === 'error' ? 8000 : 4000,
+  );
 }
 
 /** Asks the user to confirm; resolves false on Cancel or Esc. */

@@ -9,12 +9,22 @@ const GROUPED = [
 
 describe('report result', () => {
   test("takes the server's own total row when the report adds one", () => {
-    const answer = { columns: GROUPED, add_total_row: 1, result: [{ category: 'a', _aggregate_column: 2 }, { category: 'Total', _aggregate_column: 2 }] };
+    const answer = {
+      columns: GROUPED,
+      add_total_row: 1,
+      result: [
+        { category: 'a', _aggregate_column: 2 },
+        { category: 'Total', _aggregate_column: 2 },
+      ],
+    };
     assert.deepEqual(splitReport(answer), { rows: [{ category: 'a', _aggregate_column: 2 }], total: { category: 'Total', _aggregate_column: 2 } });
   });
 
   test('sums a group-by here when the server did not, and labels the first column', () => {
-    const rows = [{ category: 'a', _aggregate_column: 2.5 }, { category: null, _aggregate_column: 4 }];
+    const rows = [
+      { category: 'a', _aggregate_column: 2.5 },
+      { category: null, _aggregate_column: 4 },
+    ];
     assert.deepEqual(splitReport({ columns: GROUPED, result: rows }), { rows, total: { category: 'Total', _aggregate_column: 6.5 } });
   });
 
@@ -24,7 +34,13 @@ describe('report result', () => {
       { fieldname: 'p', label: 'P', fieldtype: 'Percent' },
       { fieldname: 'avg', label: 'Average of Days', fieldtype: 'Float' },
     ];
-    assert.deepEqual(totalsOf(cols, [{ n: 1, p: 50, avg: 3 }, { n: 2, p: 100, avg: 5 }]), { n: 3, p: 75 });
+    assert.deepEqual(
+      totalsOf(cols, [
+        { n: 1, p: 50, avg: 3 },
+        { n: 2, p: 100, avg: 5 },
+      ]),
+      { n: 3, p: 75 },
+    );
     assert.equal(splitReport({ columns: [{ fieldname: 'title', fieldtype: 'Data' }], result: [{ title: 'x' }] }).total, null);
     assert.equal(splitReport({ columns: GROUPED, result: [] }).total, null);
   });

@@ -56,7 +56,12 @@ export function doctypeFromSlug(value: string): string {
   const known = session.boot?.doctypes.find((d) => slug(d.name) === decoded.toLowerCase() || d.name === decoded);
   if (known) return known.name;
   // Not among the caller's DocTypes: `sales-order` is taken for `Sales Order`, and the server says whether it may be opened.
-  return /^[a-z0-9-]+$/.test(decoded) ? decoded.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ') : decoded;
+  return /^[a-z0-9-]+$/.test(decoded)
+    ? decoded
+        .split('-')
+        .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+        .join(' ')
+    : decoded;
 }
 
 export function bootDocType(doctype: string): BootDocType | undefined {
