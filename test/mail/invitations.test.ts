@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { testDialects } from '../helpers/dialects.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
+import { addSinkAccount } from '../helpers/mail-account.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 
 const USER = '/api/method/fw.core.doctype.user.user';
@@ -21,20 +22,7 @@ for (const dialect of testDialects()) {
       t = await startTestSite(dialect);
       sink = await new SmtpSink().start();
       worker = new JobWorker(t.site.jobs);
-      const account = await t.request({
-        method: 'POST',
-        url: '/api/resource/Email Account',
-        body: {
-          email_account_name: 'Main',
-          email_id: 'robot@example.com',
-          enable_outgoing: 1,
-          default_outgoing: 1,
-          smtp_server: '127.0.0.1',
-          smtp_port: sink.port,
-          no_smtp_authentication: 1,
-        },
-      });
-      assert.equal(account.statusCode, 200, account.body);
+      await addSinkAccount(t, sink);
     });
     after(async () => {
       await sink.stop();

@@ -6,6 +6,7 @@ import { checkMessage, mailRequestOf } from '../../src/mail/mail-request.js';
 import { openSite } from '../../src/site/open-site.js';
 import { testDialects } from '../helpers/dialects.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
+import { addSinkAccount } from '../helpers/mail-account.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 
 /*
@@ -19,20 +20,7 @@ for (const dialect of testDialects()) {
     before(async () => {
       t = await startTestSite(dialect);
       sink = await new SmtpSink().start();
-      const account = await t.request({
-        method: 'POST',
-        url: '/api/resource/Email Account',
-        body: {
-          email_account_name: 'Main',
-          email_id: 'robot@example.com',
-          enable_outgoing: 1,
-          default_outgoing: 1,
-          smtp_server: '127.0.0.1',
-          smtp_port: sink.port,
-          no_smtp_authentication: 1,
-        },
-      });
-      assert.equal(account.statusCode, 200, account.body);
+      await addSinkAccount(t, sink);
     });
     after(async () => {
       await sink.stop();

@@ -8,6 +8,7 @@ import { testDialects } from '../helpers/dialects.js';
 import { signUp, type SignedInUser } from '../helpers/file-api.js';
 import { connectSocket, listenOnce } from '../helpers/realtime-client.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
+import { addSinkAccount } from '../helpers/mail-account.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 
 const LOGS = '/api/method/fw.desk.doctype.notification_log.notification_log';
@@ -28,20 +29,7 @@ for (const dialect of testDialects()) {
       t = await startTestSite(dialect);
       sink = await new SmtpSink().start();
       worker = new JobWorker(t.site.jobs, { units: siteJobUnits(t.site) });
-      const account = await t.request({
-        method: 'POST',
-        url: '/api/resource/Email Account',
-        body: {
-          email_account_name: 'Main',
-          email_id: 'robot@example.com',
-          enable_outgoing: 1,
-          default_outgoing: 1,
-          smtp_server: '127.0.0.1',
-          smtp_port: sink.port,
-          no_smtp_authentication: 1,
-        },
-      });
-      assert.equal(account.statusCode, 200, account.body);
+      await addSinkAccount(t, sink);
       assert.equal((await t.request({ method: 'POST', url: '/api/resource/Role', body: { role_name: 'Staff' } })).statusCode, 200);
       const dt = await t.request({
         method: 'POST',

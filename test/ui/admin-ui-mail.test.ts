@@ -6,6 +6,7 @@ import { testDialects } from '../helpers/dialects.js';
 import { createUser, USER_PASSWORD } from '../helpers/permission-users.js';
 import { axeViolations, browserSkipReason, launchBrowser, listen, login, newContext, urlMatches } from '../helpers/browser.js';
 import { ADMIN_PASSWORD, startTestSite, type TestSite } from '../helpers/test-site.js';
+import { addSinkAccount } from '../helpers/mail-account.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 
 /*
@@ -29,20 +30,7 @@ describe(`admin UI: mail (${dialect.name})`, { skip }, () => {
   before(async () => {
     t = await startTestSite(dialect);
     sink = await new SmtpSink().start();
-    const account = await t.request({
-      method: 'POST',
-      url: '/api/resource/Email Account',
-      body: {
-        email_account_name: 'Main',
-        email_id: 'robot@example.com',
-        enable_outgoing: 1,
-        default_outgoing: 1,
-        smtp_server: '127.0.0.1',
-        smtp_port: sink.port,
-        no_smtp_authentication: 1,
-      },
-    });
-    assert.equal(account.statusCode, 200, account.body);
+    await addSinkAccount(t, sink);
     await createUser(t, 'dora@example.com', { roles: ['System Manager'] });
     base = await listen(t);
     browser = await launchBrowser();
