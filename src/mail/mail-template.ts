@@ -1,4 +1,5 @@
-import type { FS, Liquid } from 'liquidjs';
+import type { Liquid } from 'liquidjs';
+import { refusingFs } from '../webhooks/refusing-fs.js';
 
 /**
  * Mail subjects and bodies rendered with LiquidJS, sandboxed as webhook bodies are
@@ -10,17 +11,6 @@ import type { FS, Liquid } from 'liquidjs';
 
 /** A template that does not parse or fails to render. */
 export class MailTemplateError extends Error {}
-
-const noFiles = (): never => {
-  throw new Error('Templates cannot read files');
-};
-const refusingFs: FS = {
-  exists: async () => false,
-  existsSync: () => false,
-  readFile: async () => noFiles(),
-  readFileSync: noFiles,
-  resolve: (_dir, file) => file,
-};
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);

@@ -1,4 +1,5 @@
-import type { FS, Liquid } from 'liquidjs';
+import type { Liquid } from 'liquidjs';
+import { refusingFs } from './refusing-fs.js';
 import { escapeIntoJson, JsonText } from './json-escape.js';
 import { compilePlainTemplate, type PlainTemplate } from './plain-template.js';
 
@@ -12,17 +13,6 @@ import { compilePlainTemplate, type PlainTemplate } from './plain-template.js';
 
 /** A template that does not parse, renders too long, or does not produce JSON. */
 export class TemplateError extends Error {}
-
-const noFiles = (): never => {
-  throw new Error('Templates cannot read files');
-};
-const refusingFs: FS = {
-  exists: async () => false,
-  existsSync: () => false,
-  readFile: async () => noFiles(),
-  readFileSync: noFiles,
-  resolve: (_dir, file) => file,
-};
 
 /** The longest template LiquidJS parses. */
 const PARSE_LIMIT = 100_000;
