@@ -5,12 +5,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import Database from 'better-sqlite3';
-import { buildApp } from '../src/http/app.js';
 import { JobWorker } from '../src/jobs/job-worker.js';
-import { createSite, openSite } from '../src/site/open-site.js';
+import { insertRate, median, openInProcessSite } from './in-process-site.js';
 import { createFwSite, startFw } from './fw-process.js';
 import type { FwEntry } from './fw-entry.js';
 import { createThrowawayDatabase, postgresReachable } from './postgres-admin.js';
@@ -23,7 +21,6 @@ export interface DataBenchOptions {
   readonly quick: boolean;
 }
 
-const PASSWORD = 'bench-Secret-42';
 const WORDS = ['apple', 'pear', 'plum', 'cherry', 'melon', 'grape', 'lemon', 'lime', 'mango', 'peach', 'kiwi', 'fig', 'date', 'olive', 'guava', 'papaya'];
 
 async function adminToken(origin: string, password: string): Promise<string> {
@@ -142,40 +139,12 @@ async function exportBench(
   }
 }
 
-async function insertRate(app: FastifyInstance, auth: string, doctype: string, seconds: number): Promise<number> {
-  const end = performance.now() + seconds * 1000;
-  const start = performance.now();
-  let n = 0;
-  while (performance.now() < end) {
-    const res = await app.inject({
-      method: 'POST',
-      url: `/api/resource/${encodeURIComponent(doctype)}`,
-      headers: { authorization: auth },
-      payload: { title: `insert ${n} ${WORDS[n % 16]}`, notes: 'some notes' },
-    });
-    if (res.statusCode !== 200) throw new Error(`insert failed: ${res.statusCode} ${res.body}`);
-    n += 1;
-  }
-  return n / ((performance.now() - start) / 1000);
-}
-
 /** Search qps over an indexed corpus, and the insert rate with search fields over without. */
 async function searchBench(dialect: 'sqlite' | 'postgres', dbUrl: string | undefined, quick: boolean, log: (line: string) => void): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'fw-bench-search-'));
-  await createSite(dir, { dbUrl, adminPassword: PASSWORD });
-  const site = await openSite(dir);
-  const app = await buildApp(site);
+  const bench = await openInProcessSite(dir, dbUrl);
+  const { site, app, auth } = bench;
   try {
-    const login = await app.inject({ method: 'POST', url: '/api/method/login', payload: { usr: 'Administrator', pwd: PASSWORD } });
-    const sid = login.cookies.find((c) => c.name === 'sid')?.value ?? '';
-    const keys = await app.inject({
-      method: 'POST',
-      url: '/api/method/fw.core.doctype.user.user.generate_keys',
-      payload: { user: 'Administrator' },
-      cookies: { sid },
-    });
-    const { api_key, api_secret } = keys.json().message as { api_key: string; api_secret: string };
-    const auth = `token ${api_key}:${api_secret}`;
     for (const [name, search] of [
       ['Bench Found', 1],
       ['Bench Plain', 0],
@@ -212,20 +181,19 @@ async function searchBench(dialect: 'sqlite' | 'postgres', dbUrl: string | undef
     }
     log(`  ${dialect}: search over ${docs} documents: ${(queries / ((performance.now() - t0) / 1000)).toFixed(0)} queries/s (one at a time)`);
     const seconds = quick ? 0.5 : 3;
-    await insertRate(app, auth, 'Bench Found', seconds / 2);
+    const body = (n: number) => ({ title: `insert ${n} ${WORDS[n % 16]}`, notes: 'some notes' });
+    await insertRate(bench, 'Bench Found', seconds / 2, body);
     const without: number[] = [];
     const withSearch: number[] = [];
     for (let pair = 0; pair < (quick ? 1 : 3); pair++) {
-      without.push(await insertRate(app, auth, 'Bench Plain', seconds));
-      withSearch.push(await insertRate(app, auth, 'Bench Found', seconds));
+      without.push(await insertRate(bench, 'Bench Plain', seconds, body));
+      withSearch.push(await insertRate(bench, 'Bench Found', seconds, body));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const a = median(without);
     const b = median(withSearch);
     log(`  ${dialect}: inserts ${a.toFixed(0)}/s without search fields, ${b.toFixed(0)}/s with (ratio ${(b / a).toFixed(2)}, target >= 0.8)`);
   } finally {
-    await app.close();
-    await site.close();
+    await bench.close();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -5,14 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/http/app.js';
 import { startSiteWorker } from '../src/site/site-jobs.js';
-import { createSite, openSite } from '../src/site/open-site.js';
+import { openInProcessSite } from './in-process-site.js';
 import { createThrowawayDatabase, DEFAULT_PG_URL, postgresReachable } from './postgres-admin.js';
 
 export const IMPORT_USAGE = 'npm run bench -- --import [--rows 100000] [--dialect sqlite|postgres]';
-const PASSWORD = 'bench-Secret-42';
 const METHODS = '/api/method/frappe.core.doctype.data_import.data_import';
 
 interface ImportFigures {
@@ -21,19 +18,6 @@ interface ImportFigures {
   readonly previewRowsPerSecond: number;
   readonly importRowsPerSecond: number;
   readonly peakRssMiB: number;
-}
-
-async function adminToken(app: FastifyInstance): Promise<string> {
-  const login = await app.inject({ method: 'POST', url: '/api/method/login', payload: { usr: 'Administrator', pwd: PASSWORD } });
-  const sid = login.cookies.find((c) => c.name === 'sid')?.value ?? '';
-  const keys = await app.inject({
-    method: 'POST',
-    url: '/api/method/fw.core.doctype.user.user.generate_keys',
-    payload: { user: 'Administrator' },
-    cookies: { sid },
-  });
-  const { api_key, api_secret } = keys.json().message as { api_key: string; api_secret: string };
-  return `token ${api_key}:${api_secret}`;
 }
 
 function multipart(name: string, content: string): { payload: Buffer; headers: Record<string, string> } {
@@ -48,17 +32,10 @@ function multipart(name: string, content: string): { payload: Buffer; headers: R
 }
 
 async function benchImport(dir: string, dbUrl: string | undefined, dialect: string, rows: number, log: (line: string) => void): Promise<ImportFigures> {
-  await createSite(dir, { dbUrl, adminPassword: PASSWORD });
-  const site = await openSite(dir);
-  const app = await buildApp(site);
+  const bench = await openInProcessSite(dir, dbUrl);
+  const { site, app, auth, call } = bench;
   const worker = startSiteWorker(site, { concurrency: 1 });
   try {
-    const auth = await adminToken(app);
-    const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
-      const res = await app.inject({ method, url, headers: { authorization: auth }, ...(payload ? { payload } : {}) });
-      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
-      return res.json() as Record<string, any>;
-    };
     await call('POST', '/api/resource/DocType', {
       name: 'Bench Import',
       fields: [
@@ -113,8 +90,7 @@ async function benchImport(dir: string, dbUrl: string | undefined, dialect: stri
     };
   } finally {
     await worker.stop();
-    await app.close();
-    await site.close();
+    await bench.close();
   }
 }
 

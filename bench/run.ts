@@ -18,6 +18,7 @@ import { checkTargets } from './targets.js';
 import { runJobsBench } from './jobs-bench.js';
 import { runImportBench } from './import-bench.js';
 import { runDataBench } from './data-bench.js';
+import { runMailBench } from './mail-bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(line);
@@ -88,6 +89,11 @@ async function main(argv: string[]): Promise<number> {
   if (options.only === 'jobs') {
     log(`${command}\njobs and webhooks:`);
     await runJobsBench(options, log);
+    return 0;
+  }
+  if (options.only === 'mail') {
+    log(`${command}\nmail:`);
+    await runMailBench(options, log);
     return 0;
   }
   if (options.only === 'data') {
@@ -186,6 +192,8 @@ async function main(argv: string[]): Promise<number> {
     await runJobsBench(options, log);
     log('\nexport and search:');
     await runDataBench(entry, options, log);
+    log('\nmail:');
+    await runMailBench(options, log);
   }
   if (errors > 0) {
     console.error(`bench: ${errors} failed requests (socket errors, timeouts or non-2xx); the figures are not valid`);

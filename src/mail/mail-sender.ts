@@ -71,7 +71,7 @@ export async function sendQueuedMail(deps: SenderDeps, name: string, force = fal
       const smtp = await db.read((q) =>
         resolveSmtpSettings({ q, dialect: db.dialect, metas: deps.metas, encryptionKey: deps.encryptionKey, config: deps.config }, mail.emailAccount),
       );
-      outcome = await sendRawMessage(smtp, { from: smtp.fromAddress, to: pending.map((r) => r.recipient) }, mail.message);
+      outcome = await sendRawMessage(smtp, { from: smtp.fromAddress, to: pending.map((r) => r.recipient) }, mail.message, { pooled: true });
     } catch (err) {
       // No usable account: temporary, so configuring one lets the retries through.
       const failure: SmtpFailure = {

@@ -157,6 +157,7 @@ export function registerNotifications(hooks: HookRegistry, docMethods: DocMethod
   }
 
   const cache = new NotificationCache();
+  registerNotifyJob(deps, cache);
   for (const docEvent of Object.keys(EVENT_OF) as (keyof typeof EVENT_OF)[]) {
     hooks.on('*', docEvent as 'after_insert', async ({ doc, before, ctx }, next, doctype) => {
       await next();
@@ -165,7 +166,7 @@ export function registerNotifications(hooks: HookRegistry, docMethods: DocMethod
         if (!EVENT_OF[docEvent]!.includes(n.event)) continue;
         if (n.event === 'Value Change' && (before === undefined || String(before[n.valueChanged] ?? '') === String(doc[n.valueChanged] ?? ''))) continue;
         if (n.condition && !n.condition.matches(doc)) continue;
-        await fire(deps, ctx, doctype, doc, n);
+        await dispatch(deps, ctx, doctype, doc, n);
       }
     });
   }
@@ -175,9 +176,42 @@ export function registerNotifications(hooks: HookRegistry, docMethods: DocMethod
     for (const n of await cache.for(ctx, doctype)) {
       if (n.event !== 'Method' || n.method !== method) continue;
       if (n.condition && !n.condition.matches(doc)) continue;
-      await fire(deps, ctx, doctype, doc, n);
+      await dispatch(deps, ctx, doctype, doc, n);
     }
   });
+}
+
+/** The job that turns a matched Email notification into queued mail (docs/mail.md "Notifications"). */
+export const NOTIFY_JOB = 'fw.mail.notify';
+
+/**
+ * Fires a matched notification from a document event. A System Notification is written in the
+ * write's own transaction (its log is part of the change). An Email one only writes a job in that
+ * transaction, with the document as it was: finding the recipients, checking that each may read
+ * the document, rendering and composing the mail happen in the job after the commit, so a write
+ * pays for one row, not for the mail (docs/benchmarks.md "Mail").
+ */
+async function dispatch(deps: NotificationDeps, ctx: DocContext, doctype: string, doc: Doc, n: LoadedNotification): Promise<void> {
+  if (n.channel !== 'Email') return fire(deps, ctx, doctype, doc, n);
+  await deps.jobs.enqueue(NOTIFY_JOB, { notification: n.name, doctype, doc }, { unit: ctx });
+}
+
+/** The notify job: the notification as enabled now (one disabled or deleted since sends nothing). */
+function registerNotifyJob(deps: NotificationDeps, cache: NotificationCache): void {
+  deps.jobs.register(
+    NOTIFY_JOB,
+    async (args: { notification?: unknown; doctype?: unknown; doc?: unknown }, run) => {
+      const doctype = String(args.doctype ?? '');
+      const doc = args.doc as Doc | undefined;
+      if (!doc || typeof doc !== 'object') return;
+      await run.write(async (ctx) => {
+        if (!ctx.metas.has(doctype)) return;
+        const n = (await cache.for(ctx, doctype)).find((x) => x.name === args.notification);
+        if (n) await fire(deps, ctx, doctype, doc, n);
+      });
+    },
+    { timeout: 60_000, maxRetries: 3 },
+  );
 }
 
 interface Reader {

@@ -21,9 +21,15 @@ export type SmtpOutcome =
 const CONNECT_MS = 15_000;
 const SOCKET_MS = 60_000;
 
-/** A one-message SMTP transport for `settings` (docs/mail.md "Email Account"). */
-function transportFor(settings: SmtpSettings) {
+/** How long a pooled connection set outlives its last message. */
+const POOL_IDLE_MS = 2_000;
+
+/** An SMTP transport for `settings` (docs/mail.md "Email Account"); `pool` keeps connections open for the next messages. */
+function transportFor(settings: SmtpSettings, pool: boolean) {
   return createTransport({
+    pool,
+    maxConnections: 4,
+    maxMessages: 100,
     host: settings.host,
     port: settings.port,
     secure: settings.implicitTls,
@@ -40,6 +46,43 @@ function transportFor(settings: SmtpSettings) {
   });
 }
 
+interface Pool {
+  readonly transport: ReturnType<typeof transportFor>;
+  inFlight: number;
+  idle: NodeJS.Timeout | undefined;
+}
+
+/**
+ * The queue's transports, one per server and login: a batch of queued mails reuses a few open
+ * connections instead of a connect, greeting and login per mail (docs/benchmarks.md "Mail"). A
+ * pool is closed once idle for {@link POOL_IDLE_MS}, so a changed Email Account or a stopped
+ * process is never held by it for long.
+ */
+const pools = new Map<string, Pool>();
+
+function poolFor(settings: SmtpSettings): Pool {
+  const key = JSON.stringify([settings.host, settings.port, settings.implicitTls, settings.startTls, settings.validateCertificate, settings.auth ?? null]);
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = { transport: transportFor(settings, true), inFlight: 0, idle: undefined };
+    pools.set(key, pool);
+  }
+  const entry = pool;
+  clearTimeout(entry.idle);
+  entry.inFlight += 1;
+  return entry;
+}
+
+function releasePool(pool: Pool): void {
+  pool.inFlight -= 1;
+  if (pool.inFlight > 0) return;
+  pool.idle = setTimeout(() => {
+    for (const [key, p] of pools) if (p === pool) pools.delete(key);
+    pool.transport.close();
+  }, POOL_IDLE_MS);
+  pool.idle.unref();
+}
+
 function refusedOf(errors: unknown): RefusedRecipient[] {
   if (!Array.isArray(errors)) return [];
   return errors.map((e: { recipient?: string; response?: string; responseCode?: number; message?: string }) => ({
@@ -52,10 +95,18 @@ function refusedOf(errors: unknown): RefusedRecipient[] {
 
 /**
  * Hands the stored MIME text `raw` to the server for `to` (the envelope; Bcc recipients are only
- * here). Never throws: a failure is explained with the step that failed (smtp-failure.ts).
+ * here). Never throws: a failure is explained with the step that failed (smtp-failure.ts). With
+ * `pooled`, the connection comes from the queue's pools; otherwise (a test mail, which reports
+ * each step of a fresh exchange) it is opened and closed for this message.
  */
-export async function sendRawMessage(settings: SmtpSettings, envelope: { from: string; to: readonly string[] }, raw: string | Buffer): Promise<SmtpOutcome> {
-  const transport = transportFor(settings);
+export async function sendRawMessage(
+  settings: SmtpSettings,
+  envelope: { from: string; to: readonly string[] },
+  raw: string | Buffer,
+  options: { pooled?: boolean } = {},
+): Promise<SmtpOutcome> {
+  const pool = options.pooled ? poolFor(settings) : undefined;
+  const transport = pool ? pool.transport : transportFor(settings, false);
   const server = `${settings.host}:${settings.port}`;
   try {
     const info = await transport.sendMail({ envelope: { from: envelope.from, to: [...envelope.to] }, raw });
@@ -65,6 +116,7 @@ export async function sendRawMessage(settings: SmtpSettings, envelope: { from: s
     const refused = refusedOf((err as { rejectedErrors?: unknown }).rejectedErrors);
     return { ok: false, failure: explainSmtpError(err, server), refused };
   } finally {
-    transport.close();
+    if (pool) releasePool(pool);
+    else transport.close();
   }
 }
