@@ -4,6 +4,8 @@ import { ValidationError } from '../../src/errors/index.js';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { siteJobUnits } from '../../src/site/site-jobs.js';
 import { DATE_NOTIFICATIONS_JOB } from '../../src/mail/notification-dates.js';
+import { NOTIFY_JOB } from '../../src/mail/notifications.js';
+import { JOB_TABLE } from '../../src/jobs/job-table.js';
 import { testDialects } from '../helpers/dialects.js';
 import { signUp, type SignedInUser } from '../helpers/file-api.js';
 import { connectSocket, listenOnce } from '../helpers/realtime-client.js';
@@ -124,6 +126,48 @@ for (const dialect of testDialects()) {
           .data.map((r: any) => r.reference_name)
           .sort(),
         [external.name, urgent.name].sort(),
+      );
+    });
+
+    test('an Email notification is composed by a job after the commit: a rolled-back write leaves none, a Notification disabled before the job sends nothing', async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/resource/Notification',
+        body: {
+          name: 'Deferred notes',
+          document_type: 'Secret Note',
+          event: 'New',
+          channel: 'Email',
+          condition: 'doc.priority == "Deferred"',
+          subject: 'Deferred {{ doc.title }}',
+          message: '<p>{{ doc.title }}</p>',
+          recipients: [{ cc: 'deferred@example.com' }],
+        },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      await worker.runDue();
+      const jobsFor = async () =>
+        t.site.db.read((q) =>
+          q.all<{ n: number }>({ sql: `select count(*) as n from "${JOB_TABLE}" where handler = ? and status = 'queued'`, parameters: [NOTIFY_JOB] }),
+        );
+      const refused = await t.request({ method: 'POST', url: '/api/resource/Secret Note', body: { title: 'refuse late', priority: 'Deferred' } });
+      assert.equal(refused.statusCode, 417, refused.body);
+      assert.equal(Number((await jobsFor())[0]!.n), 0, 'a rolled-back write leaves no notify job');
+      await note({ title: 'first', priority: 'Deferred' });
+      assert.equal(Number((await jobsFor())[0]!.n), 1, 'the write left one notify job and no mail yet');
+      await worker.runDue();
+      assert.deepEqual(
+        sink.received.filter((m) => m.to.includes('deferred@example.com')).map((m) => m.parsed.subject),
+        ['Deferred first'],
+      );
+      await note({ title: 'second', priority: 'Deferred' });
+      const off = await t.request({ method: 'PUT', url: '/api/resource/Notification/Deferred notes', body: { enabled: 0 } });
+      assert.equal(off.statusCode, 200, off.body);
+      await worker.runDue();
+      assert.deepEqual(
+        sink.received.filter((m) => m.to.includes('deferred@example.com')).map((m) => m.parsed.subject),
+        ['Deferred first'],
+        'disabled before its job ran: nothing more is sent',
       );
     });
 
