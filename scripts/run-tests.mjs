@@ -14,8 +14,19 @@ function collect(dir, out) {
   return out;
 }
 
+/**
+ * Files that take a minute or more (real browsers, servers killed and restarted, the bench's smoke
+ * run, exports of many rows) start first: started last in alphabetical order, they would leave the
+ * other slots idle while they finish.
+ */
+const SLOW_FIRST = ['test/ui/', 'import-restart', 'test/bench/', 'test/data/export', 'test/cli/', 'test/realtime/'];
+const slowRank = (file) => {
+  const i = SLOW_FIRST.findIndex((part) => file.includes(part));
+  return i === -1 ? SLOW_FIRST.length : i;
+};
+
 const filter = process.argv.slice(2);
-let files = [...collect('src', []), ...collect('test', []), ...collect('ui/src/lib', [])].sort();
+let files = [...collect('src', []), ...collect('test', []), ...collect('ui/src/lib', [])].sort((a, b) => slowRank(a) - slowRank(b) || a.localeCompare(b));
 if (filter.length) files = files.filter((f) => filter.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
