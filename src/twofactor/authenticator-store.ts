@@ -67,12 +67,7 @@ export async function spendStep(q: Queryable, dialect: Dialect, user: string, st
     dialect.builder
       .insertInto(AUTH_TABLE)
       .values({ doctype: 'User', name: user, fieldname: LAST_STEP, password, encrypted: 0 })
-      .onConflict((oc) =>
-        oc
-          .columns(['doctype', 'name', 'fieldname'])
-          .doUpdateSet({ password })
-          .where(`${AUTH_TABLE}.password`, '<', password),
-      )
+      .onConflict((oc) => oc.columns(['doctype', 'name', 'fieldname']).doUpdateSet({ password }).where(`${AUTH_TABLE}.password`, '<', password))
       .compile(),
   );
   return changes > 0;
@@ -92,7 +87,14 @@ export async function removeAuthenticator(q: Queryable, dialect: Dialect, user: 
 }
 
 async function deleteRows(q: Queryable, dialect: Dialect, user: string, fieldnames: readonly string[]): Promise<void> {
-  await q.run(dialect.builder.deleteFrom(AUTH_TABLE).where('doctype', '=', 'User').where('name', '=', user).where('fieldname', 'in', [...fieldnames]).compile());
+  await q.run(
+    dialect.builder
+      .deleteFrom(AUTH_TABLE)
+      .where('doctype', '=', 'User')
+      .where('name', '=', user)
+      .where('fieldname', 'in', [...fieldnames])
+      .compile(),
+  );
 }
 
 /** SHA-256 hex of a key or code: what is stored instead of it. */

@@ -96,9 +96,7 @@ export async function createChallenge(
 /** The live waiting login `tmpId` names for `client`; undefined when unknown, expired or another client's. */
 export async function findChallenge(q: Queryable, dialect: Dialect, tmpId: string, client: string, nowMs: number): Promise<Challenge | undefined> {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(tmpId)) return undefined;
-  const rows = await q.all<Record<string, unknown>>(
-    dialect.builder.selectFrom(CHALLENGE_TABLE).selectAll().where('id_hash', '=', sha256(tmpId)).compile(),
-  );
+  const rows = await q.all<Record<string, unknown>>(dialect.builder.selectFrom(CHALLENGE_TABLE).selectAll().where('id_hash', '=', sha256(tmpId)).compile());
   const row = rows[0];
   if (!row) return undefined;
   const challenge: Challenge = {
@@ -133,7 +131,9 @@ export async function recordWrongCode(q: Queryable, dialect: Dialect, idHash: st
       .where('id_hash', '=', idHash)
       .compile(),
   );
-  const rows = await q.all<{ failures: number | string }>(dialect.builder.selectFrom(CHALLENGE_TABLE).select('failures').where('id_hash', '=', idHash).compile());
+  const rows = await q.all<{ failures: number | string }>(
+    dialect.builder.selectFrom(CHALLENGE_TABLE).select('failures').where('id_hash', '=', idHash).compile(),
+  );
   const failures = rows[0] === undefined ? MAX_WRONG_CODES : Number(rows[0].failures);
   if (failures >= MAX_WRONG_CODES) await q.run(dialect.builder.deleteFrom(CHALLENGE_TABLE).where('id_hash', '=', idHash).compile());
   return failures;

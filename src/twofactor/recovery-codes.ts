@@ -63,7 +63,13 @@ export async function spendRecoveryCode(q: Queryable, dialect: Dialect, user: st
 /** How many unused recovery codes the user has. */
 export async function countRecoveryCodes(q: Queryable, dialect: Dialect, user: string): Promise<number> {
   const rows = await q.all<{ fieldname: string }>(
-    dialect.builder.selectFrom(AUTH_TABLE).select('fieldname').where('doctype', '=', 'User').where('name', '=', user).where('fieldname', 'like', `${PREFIX}%`).compile(),
+    dialect.builder
+      .selectFrom(AUTH_TABLE)
+      .select('fieldname')
+      .where('doctype', '=', 'User')
+      .where('name', '=', user)
+      .where('fieldname', 'like', `${PREFIX}%`)
+      .compile(),
   );
   return rows.length;
 }

@@ -86,8 +86,7 @@ async function deliver(
   await deps.mail.queue(ctx, accountMail(email, user, twoFactorMails.qrLink(settings.issuer, link, Math.max(1, Math.round(settings.qrLifespanS / 60)))));
   return {
     token_delivery: true,
-    prompt:
-      'Please check your registered email address for instructions on how to proceed. Do not close this window as you will have to return to it.',
+    prompt: 'Please check your registered email address for instructions on how to proceed. Do not close this window as you will have to return to it.',
     method: 'Email',
     setup: true,
   };

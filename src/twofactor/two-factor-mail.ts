@@ -6,7 +6,7 @@ export interface MailQueue {
   queue(ctx: DocContext, mail: MailRequest): Promise<string>;
 }
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The three mails of two-factor login, in the reference's words (docs/identity.md "Two-factor login"). */
 export const twoFactorMails = {
@@ -19,7 +19,7 @@ export const twoFactorMails = {
   },
   /** The first OTP App login: a link to a page showing the QR code to scan. */
   qrLink(issuer: string, link: string, minutes: number): { subject: string; message: string } {
-    const href = escape(link);
+    const href = escapeHtml(link);
     return {
       subject: `One Time Password (OTP) Registration Code from ${issuer}`,
       message: `<p>Please click on the following link and follow the instructions on the page.</p><p><a href="${href}">${href}</a></p><p>The link works for ${minutes} minute(s). If you did not try to sign in, someone knows your password: change it.</p>`,
@@ -27,7 +27,7 @@ export const twoFactorMails = {
   },
   /** reset_otp_secret tells the user. */
   resetNotice(issuer: string): { subject: string; message: string } {
-    const name = escape(issuer);
+    const name = escapeHtml(issuer);
     return {
       subject: `OTP Secret Reset - ${issuer}`,
       message: `<p>Your OTP secret on ${name} has been reset. If you did not perform this reset and did not request it, please contact your System Administrator immediately.</p>`,

@@ -68,7 +68,10 @@ export function registerTwoFactorMethods(methods: MethodRegistry, deps: MethodDe
         recovery_codes_left: await countRecoveryCodes(ctx.q, ctx.dialect, user),
       };
     },
-    { methods: ['GET', 'POST'], description: "The caller's two-factor login: whether the site and a role ask for it, whether it is set up, recovery codes left." },
+    {
+      methods: ['GET', 'POST'],
+      description: "The caller's two-factor login: whether the site and a role ask for it, whether it is set up, recovery codes left.",
+    },
   );
 
   methods.register(
@@ -78,7 +81,8 @@ export function registerTwoFactorMethods(methods: MethodRegistry, deps: MethodDe
       const settings = await readTwoFactorSettings(ctx.q, ctx.dialect);
       if (!settings.enabled) throw new ValidationError(NOT_ENABLED);
       const auth = await readAuthenticator(ctx.q, ctx.dialect, user, deps.encryptionKey);
-      if (auth.secret !== undefined) throw new ValidationError('Two-factor login is already set up: disable it first (with a code), or ask a System Manager to reset it');
+      if (auth.secret !== undefined)
+        throw new ValidationError('Two-factor login is already set up: disable it first (with a code), or ask a System Manager to reset it');
       const secret = newTotpSecret();
       await savePendingSecret(ctx.q, ctx.dialect, user, secret, deps.encryptionKey);
       const uri = otpauthUri(secret, user, settings.issuer);
@@ -179,17 +183,22 @@ export function registerTwoFactorMethods(methods: MethodRegistry, deps: MethodDe
       if (target !== caller.user) {
         if (!caller.roles.has('System Manager')) throw new PermissionError(`Only System Managers may reset another user's two-factor login`);
         // The Administrator (and Guest) are reached by the Administrator alone (docs/security.md "The Administrator").
-        if (BUILT_IN_USERS.has(target) && !caller.isAdministrator) throw new PermissionError(`Only the ${ADMINISTRATOR_USER} may reset this user's two-factor login`);
+        if (BUILT_IN_USERS.has(target) && !caller.isAdministrator)
+          throw new PermissionError(`Only the ${ADMINISTRATOR_USER} may reset this user's two-factor login`);
       }
-      await services.write(caller, async (w) => {
-        const settings = await readTwoFactorSettings(w.q, w.dialect);
-        if (!settings.enabled) throw new ValidationError(NOT_ENABLED);
-        const [row] = await w.q.all<{ email: string | null }>(w.dialect.builder.selectFrom('tabUser').select('email').where('name', '=', target).compile());
-        if (!row) throw new DoesNotExistError(`User ${target.slice(0, 140)} not found`);
-        await removeAuthenticator(w.q, w.dialect, target);
-        if (row.email) await deps.mail.queue(w, accountMail(row.email, target, twoFactorMails.resetNotice(settings.issuer)));
-        w.messages.add('OTP Secret has been reset. Re-registration will be required on next login.');
-      });
+      await services.write(
+        caller,
+        async (w) => {
+          const settings = await readTwoFactorSettings(w.q, w.dialect);
+          if (!settings.enabled) throw new ValidationError(NOT_ENABLED);
+          const [row] = await w.q.all<{ email: string | null }>(w.dialect.builder.selectFrom('tabUser').select('email').where('name', '=', target).compile());
+          if (!row) throw new DoesNotExistError(`User ${target.slice(0, 140)} not found`);
+          await removeAuthenticator(w.q, w.dialect, target);
+          if (row.email) await deps.mail.queue(w, accountMail(row.email, target, twoFactorMails.resetNotice(settings.issuer)));
+          w.messages.add('OTP Secret has been reset. Re-registration will be required on next login.');
+        },
+        { messages: ctx.messages, sid: call.http.sid },
+      );
       return undefined;
     },
     {
@@ -209,7 +218,8 @@ export function registerTwoFactorMethods(methods: MethodRegistry, deps: MethodDe
       const user = await findQrKey(ctx.q, ctx.dialect, key, deps.now());
       const principal = user === undefined ? undefined : await loadPrincipal(ctx.q, ctx.dialect, user);
       const auth = user === undefined ? undefined : await readAuthenticator(ctx.q, ctx.dialect, user, deps.encryptionKey);
-      if (user === undefined || !principal || auth?.pending === undefined) throw new DoesNotExistError('This link has expired or is not valid: sign in again to get a new one');
+      if (user === undefined || !principal || auth?.pending === undefined)
+        throw new DoesNotExistError('This link has expired or is not valid: sign in again to get a new one');
       const settings = await readTwoFactorSettings(ctx.q, ctx.dialect);
       const uri = otpauthUri(auth.pending, user, settings.issuer);
       return { user, issuer: settings.issuer, secret: auth.pending, otpauth_uri: uri, qr_svg: await qrSvg(uri) };

@@ -138,8 +138,13 @@ for (const dialect of testDialects()) {
       }
       for (const offset of [-STEP, STEP]) {
         const tmpId = await tmpIdFor(client, 'skew@example.com');
-        const stored = await t.site.db.read((q) => q.all<{ id_hash: string }>(t.site.db.dialect.builder.selectFrom('__TwoFactorLogin').select('id_hash').compile()));
-        assert.ok(stored.some((r) => r.id_hash === createHash('sha256').update(tmpId).digest('hex')), 'the tmp_id is kept as its SHA-256');
+        const stored = await t.site.db.read((q) =>
+          q.all<{ id_hash: string }>(t.site.db.dialect.builder.selectFrom('__TwoFactorLogin').select('id_hash').compile()),
+        );
+        assert.ok(
+          stored.some((r) => r.id_hash === createHash('sha256').update(tmpId).digest('hex')),
+          'the tmp_id is kept as its SHA-256',
+        );
         assert.ok(!stored.some((r) => r.id_hash === tmpId));
         const res = await client.verify(tmpId, codeAt(secret, clock.now() + offset));
         assert.equal(res.statusCode, 200, `offset ${offset}: ${res.body}`);
@@ -153,7 +158,10 @@ for (const dialect of testDialects()) {
       );
       const stored = rows.find((r) => r.fieldname === 'otp_secret');
       assert.ok(stored?.password.startsWith('gcm1:'), 'the secret is AES-GCM encrypted');
-      assert.ok(rows.every((r) => !r.password.includes(secret)), 'the secret never appears in clear');
+      assert.ok(
+        rows.every((r) => !r.password.includes(secret)),
+        'the secret never appears in clear',
+      );
     });
 
     test('a code once accepted is refused when replayed, in the same step and later', async () => {
