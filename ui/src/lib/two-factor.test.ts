@@ -8,7 +8,7 @@ test('secondStepOf reads the reference answer and ignores a session answer', () 
   assert.deepEqual(step, { tmpId: 'abc', method: 'OTP App', prompt: '' });
   const mailed = secondStepOf({ tmp_id: 'x', verification: { method: 'Email', token_delivery: true, prompt: 'Sent.', setup: true } });
   assert.equal(mailed?.prompt, 'Sent.');
-  assert.equal(codeLabel(mailed!), 'Code from the email');
+  assert.equal(codeLabel(mailed!), 'Verification code');
   const none = secondStepOf({ tmp_id: 'x', verification: { method: 'Email', token_delivery: false, prompt: false, setup: false } });
   assert.match(none!.prompt, /no email address/);
 });

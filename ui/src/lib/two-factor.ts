@@ -35,9 +35,13 @@ export function secondStepFromHash(hash: string): SecondStep | null {
   return { tmpId, method: params.get('method') === 'Email' ? 'Email' : 'OTP App', prompt: '' };
 }
 
-/** What the code field's label says for a method. */
+/**
+ * What the code field's label says for a method. `Email` also stands for a first login by app (the
+ * reference mails the QR link and answers the Email shape), so its label names neither source; the
+ * prompt above it says which.
+ */
 export function codeLabel(step: SecondStep): string {
-  return step.method === 'Email' ? 'Code from the email' : 'Code from your authenticator app';
+  return step.method === 'Email' ? 'Verification code' : 'Code from your authenticator app';
 }
 
 /** The server's QR code (SVG text) as an `<img>` source: an image never runs script, whatever the SVG holds. */
