@@ -5,7 +5,7 @@ import type { Dialect } from '../storage/dialect.js';
 import { sha256 } from './authenticator-store.js';
 
 /*
- * Recovery codes (docs/identity.md "Recovery codes"): ten per user, each 50 random bits written as
+ * Recovery codes (docs/identity.md "For users"): ten per user, each 50 random bits written as
  * two groups of five base32 letters, shown once when two-factor login is confirmed; only their
  * SHA-256 is kept, one `__Auth` row each, and a code is spent by deleting its row, so it works once.
  */
