@@ -1,5 +1,4 @@
 import type { MethodCall } from '../method-registry.js';
-import { invalidLogin, startLoginSession } from './login-session.js';
 
 /** What the second step of a login asks for: the reference's `verification` object (docs/identity.md "Two-factor login"). */
 export interface Verification {
@@ -33,13 +32,3 @@ export interface LoginGate {
   /** The second step: `otp` (a code, or a recovery code) for the login `tmp_id` names. */
   continueLogin(call: MethodCall, tmpId: string, otp: string): Promise<LoginOutcome>;
 }
-
-/** The gate of a site without two-factor login: every proven first factor starts a session. */
-export const SESSION_NOW_GATE: LoginGate = {
-  async beginLogin(call, user) {
-    return { kind: 'session', message: await startLoginSession(call, user) };
-  },
-  async continueLogin(call) {
-    throw invalidLogin(call.http, 'Login session expired, refresh page to retry');
-  },
-};
