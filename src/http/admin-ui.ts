@@ -137,6 +137,8 @@ export function registerAdminUi(app: FastifyInstance, site: Site, uiDir: string 
   app.get('/login', page);
   // The page a password reset mail links to (docs/mail.md "Password reset").
   app.get('/update-password', page);
+  // The page a first two-factor login mails a link to (docs/identity.md "Two-factor login").
+  app.get('/qrcode', page);
 
   app.get('/assets/*', async (req, reply) => {
     const path = req.url.split('?')[0];

@@ -14,6 +14,7 @@ import { jobTableStatements } from '../jobs/job-table.js';
 import { scheduleTableStatements } from '../jobs/schedule-table.js';
 import { outboxTableStatements } from '../webhooks/outbox-table.js';
 import { userSettingsTableStatements } from '../user-settings/user-settings-store.js';
+import { challengeTableStatements } from '../twofactor/login-challenges.js';
 import { setUserPassword } from '../auth/passwords.js';
 import { moveInternalTables } from './move-internal-tables.js';
 import type { Queryable } from '../storage/database.js';
@@ -55,6 +56,7 @@ export async function installCore(
     ...scheduleTableStatements(dialect),
     ...outboxTableStatements(dialect),
     ...userSettingsTableStatements(dialect),
+    ...challengeTableStatements(dialect),
   ];
   for (const statement of systemTables) await q.run(statement);
   await addMissingAuthColumns(q, dialect);

@@ -30,6 +30,8 @@ import { registerDataImport } from '../data-import/register-data-import.js';
 import { registerDataExport } from '../data-export/register-data-export.js';
 import { registerSearch } from '../search/register-search.js';
 import { registerMail } from '../mail/register-mail.js';
+import { registerTwoFactor, type TwoFactor } from '../twofactor/register-two-factor.js';
+import type { JobClock } from '../jobs/job-clock.js';
 import { registerCollaboration } from '../collaboration/register-collaboration.js';
 import { noticeSubject, noticeType } from '../collaboration/notice-subject.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
@@ -59,6 +61,8 @@ export interface OpenSiteOptions {
   readonly create?: boolean;
   /** Where warnings about site_config.json go; stderr when absent. */
   readonly warn?: (message: string) => void;
+  /** The site's clock for the job queue and two-factor codes (epoch ms); tests move it. The system clock by default. */
+  readonly clock?: JobClock;
 }
 
 /**
@@ -99,13 +103,19 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     const methods = new MethodRegistry();
     const realtime = createRealtime(config, hooks, metas, methods);
     const tokenCache = new TokenCache();
+    // Set once mail exists, below; the login gate is asked for at each login, never before the site opens.
+    let twoFactor: TwoFactor | undefined;
     registerBuiltinMethods(methods, {
       tokenCache,
       siteName: config.realtime.site_name,
       revokeSession: (ctx, sid) => realtime.revokeSession(ctx, sid),
       revokeTokens: (ctx, user) => realtime.revokeTokens(ctx, user),
+      loginGate: () => {
+        if (!twoFactor) throw new Error('login before the site finished opening');
+        return twoFactor.gate;
+      },
     });
-    const jobs = new JobQueue(db);
+    const jobs = new JobQueue(db, options.clock);
     registerJobMethods(methods, jobs);
     registerWorkflows({ hooks, methods, documents });
     registerReports({ hooks, methods, documents });
@@ -124,6 +134,14 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       files,
       realtime,
       baseUrl: config.mail.host_name ?? `http://${config.realtime.site_name ?? 'localhost'}`,
+    });
+    // Every login passes its gate (docs/identity.md "Completing a login"); codes go out through mail.
+    twoFactor = registerTwoFactor({
+      methods,
+      mail,
+      encryptionKey: config.encryption_key,
+      baseUrl: config.mail.host_name ?? `http://${config.realtime.site_name ?? 'localhost'}`,
+      now: () => jobs.clock.now(),
     });
     // After the built-ins, so apps add to built-in behaviour and cannot take its method paths.
     // Assignments and follows tell their users through a Notification Log (docs/collaboration.md "Notifications").

@@ -183,7 +183,7 @@ for (const dialect of testDialects()) {
       const login = (await t.request({ method: 'GET', url: '/api/v2/discovery/method/login', anonymous: true })).json().data;
       assert.deepEqual(
         login.params.map((p: { name: string }) => p.name),
-        ['usr', 'pwd'],
+        ['usr', 'pwd', 'otp', 'tmp_id'],
       );
     });
   });

@@ -15,7 +15,7 @@ import { ADMIN_PASSWORD } from '../helpers/test-site.js';
  * serves must be in /api/openapi.json, verb by verb (the drift docs/openapi.md promises against).
  */
 const EXCLUDED: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^\/(app|app\/\*|login|update-password|assets\/\*)$/, 'the admin UI: HTML pages and their assets, not API (docs/admin-ui.md)'],
+  [/^\/(app|app\/\*|login|update-password|qrcode|assets\/\*)$/, 'the admin UI: HTML pages and their assets, not API (docs/admin-ui.md)'],
   [/^\/api\/docs(\/:file)?$/, 'the API reference page and its Swagger UI files'],
 ];
 

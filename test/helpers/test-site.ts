@@ -6,6 +6,7 @@ import { buildApp } from '../../src/http/app.js';
 import { createSite, openSite } from '../../src/site/open-site.js';
 import { sitePaths } from '../../src/site/site-paths.js';
 import type { Site } from '../../src/site/site.js';
+import type { JobClock } from '../../src/jobs/job-clock.js';
 import type { DialectCase } from './dialects.js';
 import { sharedS3Server } from './s3-server.js';
 
@@ -37,6 +38,8 @@ export interface TestSiteOptions {
   readonly config?: Record<string, unknown>;
   /** Written into site_config.json before the site opens (an S3 `file_storage` from s3-server.ts, say). */
   readonly fileStorage?: Record<string, unknown>;
+  /** The site's clock (job queue, two-factor codes): a ManualClock lets a test move time. */
+  readonly clock?: JobClock;
 }
 
 /** Merges `overrides` into the site_config.json of the site in `dir`. */
@@ -55,7 +58,7 @@ export async function startTestSite(dialect: DialectCase, options: TestSiteOptio
   // FW_TEST_FILE_BACKEND=s3 runs a file suite against a bucket on a shared s3rver (docs/files.md "Storage backends").
   const fileStorage = options.fileStorage ?? (process.env.FW_TEST_FILE_BACKEND === 's3' ? (await sharedS3Server()).fileStorage() : undefined);
   if (fileStorage) await mergeSiteConfig(dir, { file_storage: fileStorage });
-  const site = await openSite(dir);
+  const site = await openSite(dir, options.clock ? { clock: options.clock } : {});
   const app = await buildApp(site);
   const keys = await app.inject({
     method: 'POST',

@@ -3,6 +3,8 @@ import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router'
 const routes: RouteRecordRaw[] = [
   { path: '/login', name: 'login', component: () => import('./views/LoginView.vue'), meta: { guest: true } },
   { path: '/update-password', name: 'update-password', component: () => import('./views/UpdatePasswordView.vue'), meta: { guest: true } },
+  { path: '/qrcode', name: 'qrcode', component: () => import('./views/QrCodeView.vue'), meta: { guest: true } },
+  { path: '/app/two-factor', name: 'two-factor', component: () => import('./views/TwoFactorView.vue') },
   { path: '/app', name: 'home', component: () => import('./views/HomeView.vue') },
   { path: '/app/role-permission-manager', name: 'role-permissions', component: () => import('./views/RolePermissionsView.vue') },
   { path: '/app/data-import-tool', name: 'data-import', component: () => import('./views/DataImportView.vue') },

@@ -1,24 +1,12 @@
-import { LoginThrottle, throttleKeys } from '../../auth/login-throttle.js';
 import { checkUserPassword } from '../../auth/passwords.js';
 import { loadPrincipal } from '../../auth/principal.js';
 import { findLoginUser } from '../../auth/user-names.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import { AuthenticationError } from '../../errors/index.js';
-import type { Settings } from '../../settings/settings.js';
 import type { HttpExchange, MethodCall, MethodRegistry } from '../method-registry.js';
 import { LOGIN, RESULTS } from './client-params.js';
-
-/** Cookies the reference sets at login and expires at logout or a failed login. */
-const SESSION_COOKIES = ['sid', 'user_id', 'full_name', 'system_user', 'user_image'] as const;
-
-function expireSessionCookies(http: HttpExchange): void {
-  for (const name of SESSION_COOKIES) http.clearCookie(name);
-}
-
-function invalidLogin(http: HttpExchange, message = 'Invalid login credentials'): AuthenticationError {
-  expireSessionCookies(http);
-  return new AuthenticationError(message, { details: { responseMessage: message } });
-}
+import type { LoginGate, LoginOutcome } from './login-gate.js';
+import { expireSessionCookies, invalidLogin, loginKeys, loginThrottle } from './login-session.js';
 
 /** The one User row `usr` names (by exact name, else by email: findLoginUser). */
 async function findUser(call: MethodCall, usr: string): Promise<{ name: string; full_name: string | null; user_image: string | null } | undefined> {
@@ -31,33 +19,24 @@ async function findUser(call: MethodCall, usr: string): Promise<{ name: string; 
   return rows[0];
 }
 
-/** The lockout rule from the site settings. */
-function throttleFor(call: MethodCall, settings: Settings): LoginThrottle {
-  // Counts in transactions of its own (the site's runner), so a failed login still leaves its count.
-  return new LoginThrottle(
-    { transaction: call.services.transaction, dialect: call.ctx.dialect },
-    {
-      maxFailures: settings.allow_consecutive_login_attempts,
-      windowSeconds: settings.allow_login_after_fail,
-    },
-  );
-}
-
 /**
  * `login`: password login that starts a database session and sets the reference's cookies.
  * Registered with `ownTransactions`: the attempt is counted by the throttle in a transaction of its
  * own before the password is checked, so a failed login (which throws) still leaves its count.
  */
-async function login(call: MethodCall): Promise<string> {
+async function login(call: MethodCall, gate: () => LoginGate): Promise<string> {
   const { args, http, ctx, services } = call;
+  // The second step of a two-factor login (docs/identity.md "Two-factor login"): `otp` and `tmp_id`.
+  if (typeof args.tmp_id === 'string' && args.tmp_id !== '') {
+    return answer(http, await gate().continueLogin(call, args.tmp_id, typeof args.otp === 'string' ? args.otp : ''));
+  }
   const usr = typeof args.usr === 'string' ? args.usr.trim() : '';
   const pwd = typeof args.pwd === 'string' ? args.pwd : '';
   const user = usr ? await findUser(call, usr) : undefined;
   // Unknown users count only against the IP, so guessed names cannot fill the counter table.
-  const keys = throttleKeys({ ip: http.ip || 'unknown', user: user?.name });
+  const keys = loginKeys(call, user?.name);
   const settings = await services.settings();
-  const throttle = throttleFor(call, settings);
-  await throttle.begin(keys);
+  await loginThrottle(call, settings).begin(keys);
 
   // Nothing to check: a 401, but the session the request came with stays (its cookies too).
   if (!usr || !pwd) throw new AuthenticationError('Incomplete login details', { details: { responseMessage: 'Incomplete login details' } });
@@ -68,22 +47,17 @@ async function login(call: MethodCall): Promise<string> {
   if (!user || !passwordOk) throw invalidLogin(http);
   const principal = await loadPrincipal(ctx.q, ctx.dialect, user.name);
   if (!principal) throw invalidLogin(http, 'User disabled or missing');
+  // Nothing above tells whether the user has a second factor: only a right password reaches the gate.
+  return answer(http, await gate().beginLogin(call, user.name));
+}
 
-  const expirySeconds = settings.session_expiry;
-  const { sid } = await services.transaction(async (q) => {
-    await throttle.reset(q, keys);
-    if (settings.deny_multiple_sessions) await services.sessions.destroyAllForUser(q, user.name);
-    return services.sessions.create(q, { user: user.name, ip: http.ip, userAgent: http.userAgent, expirySeconds });
-  });
-  const fullName = user.full_name ?? user.name;
-  http.setCookie('sid', sid, { httpOnly: true, maxAge: expirySeconds });
-  http.setCookie('user_id', user.name, {});
-  http.setCookie('full_name', fullName, {});
-  http.setCookie('system_user', principal.userType === 'System User' ? 'yes' : 'no', {});
-  http.setCookie('user_image', user.user_image ?? '', {});
-  http.extraBody.home_page = '/app';
-  http.extraBody.full_name = fullName;
-  return principal.userType === 'System User' ? 'Logged In' : 'No App';
+/** The login's answer: the session's message, or the second step's `verification` and `tmp_id` beside it. */
+function answer(http: HttpExchange, outcome: LoginOutcome): string {
+  if (outcome.kind === 'verify') {
+    http.extraBody.verification = outcome.verification;
+    http.extraBody.tmp_id = outcome.tmpId;
+  }
+  return outcome.message;
 }
 
 /** Ends a session's live connections once the unit committed (docs/realtime.md). */
@@ -113,9 +87,9 @@ async function getCsrfToken(call: MethodCall): Promise<string | null> {
 }
 
 /** Login, logout, the current user and the liveness ping. */
-export function registerAuthMethods(methods: MethodRegistry, revokeSession: SessionRevoker): void {
+export function registerAuthMethods(methods: MethodRegistry, revokeSession: SessionRevoker, loginGate: () => LoginGate): void {
   // Login sets the session cookie: refused from another site's page (docs/security.md, "Sessions and CSRF").
-  methods.register('login', login, {
+  methods.register('login', (call) => login(call, loginGate), {
     allowGuest: true,
     methods: ['POST'],
     ownTransactions: true,

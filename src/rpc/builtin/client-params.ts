@@ -128,9 +128,11 @@ export const LOGIN = schema(
   {
     usr: { type: 'string', description: 'The user name or email.' },
     pwd: { type: 'string', format: 'password', description: 'The password.' },
+    otp: { type: 'string', format: 'password', description: 'Second step of a two-factor login: the code, or a recovery code.' },
+    tmp_id: { type: 'string', description: 'Second step of a two-factor login: the `tmp_id` the first step answered.' },
   },
   [],
-  'Signs in and sets the `sid` cookie: "Logged In" (System Users) or "No App" (Website Users).',
+  'Signs in and sets the `sid` cookie: "Logged In" (System Users) or "No App" (Website Users). When two-factor login applies, a right password answers "Verification code required" with `verification` and `tmp_id` instead, and a second call sends `otp` and `tmp_id` (docs/identity.md "Two-factor login").',
 );
 
 /*
@@ -164,5 +166,5 @@ export const RESULTS = {
     required: ['failed_docs'],
     properties: { failed_docs: { type: 'array', items: { type: 'object', properties: { doc: {}, exc: { type: 'string' } } } } },
   },
-  login: { type: 'string', enum: ['Logged In', 'No App'] },
+  login: { type: 'string', enum: ['Logged In', 'No App', 'Verification code required'] },
 } satisfies Record<string, JsonSchema>;

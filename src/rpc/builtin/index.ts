@@ -1,6 +1,7 @@
 import type { TokenCache } from '../../auth/token-cache.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import type { MethodRegistry } from '../method-registry.js';
+import type { LoginGate } from './login-gate.js';
 import { registerAmendmentMethods } from './amendment-methods.js';
 import { registerAuthMethods } from './auth-methods.js';
 import { registerClientMethods } from './client-methods.js';
@@ -38,11 +39,13 @@ export interface BuiltinInternals {
   revokeSession(ctx: DocContext, sid: string): void;
   /** Ends the live connections opened with a user's API secret once `ctx`'s unit committed; for `generate_keys`. */
   readonly revokeTokens: RevokeTokens;
+  /** Completes a login after its first factor (the two-factor subsystem's gate, wired once it exists). */
+  loginGate(): LoginGate;
 }
 
 /** Registers every built-in method; apps register theirs through the same registry. */
 export function registerBuiltinMethods(methods: MethodRegistry, internals: BuiltinInternals): void {
-  registerAuthMethods(methods, internals.revokeSession);
+  registerAuthMethods(methods, internals.revokeSession, () => internals.loginGate());
   registerUserMethods(methods, internals.tokenCache, internals.revokeTokens);
   registerClientMethods(methods);
   registerDocstatusMethods(methods);

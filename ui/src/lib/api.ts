@@ -214,6 +214,10 @@ export const api = {
   async login(usr: string, pwd: string): Promise<Record<string, unknown>> {
     return send('POST', '/api/method/login', { usr, pwd });
   },
+  /** The second step of a two-factor login: the code (or a recovery code) for the `tmp_id` the first step answered. */
+  async verifyLogin(tmpId: string, otp: string): Promise<Record<string, unknown>> {
+    return send('POST', '/api/method/login', { tmp_id: tmpId, otp });
+  },
   async logout(): Promise<void> {
     await send('POST', '/api/method/logout', {});
   },
