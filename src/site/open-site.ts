@@ -30,6 +30,7 @@ import { registerDataImport } from '../data-import/register-data-import.js';
 import { registerDataExport } from '../data-export/register-data-export.js';
 import { registerSearch } from '../search/register-search.js';
 import { registerMail } from '../mail/register-mail.js';
+import { registerSocialLogin } from '../social-login/register-social-login.js';
 import { registerCollaboration } from '../collaboration/register-collaboration.js';
 import { noticeSubject, noticeType } from '../collaboration/notice-subject.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
@@ -161,6 +162,14 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
         return principal ? { value: await opened.read(principal, work) } : undefined;
       },
       report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed; its entries wait for the next batch or sweep'),
+    });
+    registerSocialLogin({
+      hooks,
+      methods,
+      documents,
+      encryptionKey: config.encryption_key,
+      now: () => jobs.clock.now(),
+      publicUrl: config.mail.host_name,
     });
     registerDataImport({ methods, jobs, documents, files, realtime, metas });
     registerDataExport({ methods });

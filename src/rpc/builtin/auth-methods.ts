@@ -1,6 +1,7 @@
 import { LoginThrottle, throttleKeys } from '../../auth/login-throttle.js';
 import { checkUserPassword } from '../../auth/passwords.js';
 import { loadPrincipal } from '../../auth/principal.js';
+import { startLoginSession } from '../../auth/start-session.js';
 import { findLoginUser } from '../../auth/user-names.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import { AuthenticationError } from '../../errors/index.js';
@@ -69,21 +70,7 @@ async function login(call: MethodCall): Promise<string> {
   const principal = await loadPrincipal(ctx.q, ctx.dialect, user.name);
   if (!principal) throw invalidLogin(http, 'User disabled or missing');
 
-  const expirySeconds = settings.session_expiry;
-  const { sid } = await services.transaction(async (q) => {
-    await throttle.reset(q, keys);
-    if (settings.deny_multiple_sessions) await services.sessions.destroyAllForUser(q, user.name);
-    return services.sessions.create(q, { user: user.name, ip: http.ip, userAgent: http.userAgent, expirySeconds });
-  });
-  const fullName = user.full_name ?? user.name;
-  http.setCookie('sid', sid, { httpOnly: true, maxAge: expirySeconds });
-  http.setCookie('user_id', user.name, {});
-  http.setCookie('full_name', fullName, {});
-  http.setCookie('system_user', principal.userType === 'System User' ? 'yes' : 'no', {});
-  http.setCookie('user_image', user.user_image ?? '', {});
-  http.extraBody.home_page = '/app';
-  http.extraBody.full_name = fullName;
-  return principal.userType === 'System User' ? 'Logged In' : 'No App';
+  return startLoginSession(services, http, user, principal, (q) => throttle.reset(q, keys));
 }
 
 /** Ends a session's live connections once the unit committed (docs/realtime.md). */
