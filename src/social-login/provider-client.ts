@@ -84,18 +84,15 @@ async function buildConfiguration(key: SocialLoginKey, secret: string): Promise<
 }
 
 function errorText(err: unknown): string {
-  const e = err as { message?: unknown; error?: unknown; error_description?: unknown };
-  const parts = [e.error, e.error_description, e.message].filter((p): p is string => typeof p === 'string' && p !== '');
+  const e = err as { message?: unknown; error?: unknown; error_description?: unknown; cause?: { message?: unknown } };
+  // openid-client wraps oauth4webapi's error, whose message names the check that failed (the id_token's nonce, aud, iss).
+  const detail = e.cause instanceof Error ? e.cause.message : undefined;
+  const parts = [e.error, e.error_description, e.message, detail].filter((p): p is string => typeof p === 'string' && p !== '');
   return (parts[0] === undefined ? 'unknown error' : [...new Set(parts)].join(': ')).slice(0, 300);
 }
 
 /** The provider's sign-in page for one login: PKCE S256, `state`, and (OpenID Connect) `nonce`. */
-export async function authorizationUrl(
-  config: oidc.Configuration,
-  key: SocialLoginKey,
-  redirectUri: string,
-  checks: CallbackChecks,
-): Promise<string> {
+export async function authorizationUrl(config: oidc.Configuration, key: SocialLoginKey, redirectUri: string, checks: CallbackChecks): Promise<string> {
   const params: Record<string, string> = {
     ...key.authParams,
     redirect_uri: redirectUri,

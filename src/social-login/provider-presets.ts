@@ -38,7 +38,10 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
 
 /** The form of a provider's name in URLs, as the reference writes it: lower case, underscores for spaces and dashes. */
 export function providerSlug(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /** Where an OpenID Connect provider's discovery document is: given, else under its issuer. */

@@ -100,7 +100,13 @@ const TABLE = `tab${SOCIAL_LOGIN_KEY}`;
 
 /** Every key, enabled or not, in name order. */
 export async function readSocialLoginKeys(q: Queryable, dialect: Dialect): Promise<SocialLoginKey[]> {
-  const rows = await q.all<Row>(dialect.builder.selectFrom(TABLE).select([...COLUMNS]).orderBy('name').compile());
+  const rows = await q.all<Row>(
+    dialect.builder
+      .selectFrom(TABLE)
+      .select([...COLUMNS])
+      .orderBy('name')
+      .compile(),
+  );
   return rows.map(keyOf);
 }
 

@@ -17,7 +17,20 @@ export const LOGINS = 'fw.integrations.oauth2_logins';
 export const START_PATH = `${LOGINS}.start`;
 
 /** Callback aliases of the reference (`login_via_<provider>`), each for the key of that name. */
-const ALIASED_PROVIDERS = ['google', 'github', 'gitlab', 'microsoft', 'office_365', 'facebook', 'frappe', 'salesforce', 'fairlogin', 'keycloak', 'authentik', 'okta'];
+const ALIASED_PROVIDERS = [
+  'google',
+  'github',
+  'gitlab',
+  'microsoft',
+  'office_365',
+  'facebook',
+  'frappe',
+  'salesforce',
+  'fairlogin',
+  'keycloak',
+  'authentik',
+  'okta',
+];
 
 /** What the methods need beside the call. */
 export interface SocialLoginDeps {

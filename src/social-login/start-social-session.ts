@@ -19,7 +19,11 @@ export async function startSessionForIdentifiedUser(call: MethodCall, userName: 
     row: (await q.all<Row>(ctx.dialect.builder.selectFrom('tabUser').select(['name', 'full_name', 'user_image']).where('name', '=', userName).compile()))[0],
   }));
   if (!principal || !row) throw new AuthenticationError('User disabled or missing', { details: { responseMessage: 'User disabled or missing' } });
-  const user = { name: userName, full_name: row.full_name == null ? null : String(row.full_name), user_image: row.user_image == null ? null : String(row.user_image) };
+  const user = {
+    name: userName,
+    full_name: row.full_name == null ? null : String(row.full_name),
+    user_image: row.user_image == null ? null : String(row.user_image),
+  };
   const message = await startLoginSession(services, http, user, principal);
   http.extraBody.home_page = redirectTo;
   http.redirect(redirectTo);

@@ -30,11 +30,15 @@ export class OidcIdp {
     child.stderr?.on('data', (chunk) => {
       errors += String(chunk);
     });
-    let out = '';
-    for await (const chunk of child.stdout!) {
-      out += String(chunk);
-      if (out.includes('\n')) break;
-    }
+    // Read on for the child's whole life: a closed pipe would kill it at its next write.
+    const out = await new Promise<string>((resolve) => {
+      let text = '';
+      child.stdout?.on('data', (chunk) => {
+        text += String(chunk);
+        if (text.includes('\n')) resolve(text);
+      });
+      child.once('exit', () => resolve(text));
+    });
     if (!out.includes('port')) {
       child.kill();
       throw new Error(`the test IdP did not start: ${errors}`);
