@@ -4,7 +4,7 @@ import type { Row } from '../storage/database.js';
 import { SOCIAL_LOGIN_KEY } from './doctypes/index.js';
 import { isLoopbackHttp } from './provider-client.js';
 import { PROVIDER_PRESETS, providerSlug } from './provider-presets.js';
-import { callbackPath, parseAuthParams, protocolOf } from './social-login-key-row.js';
+import { callbackPath, callbackPaths, parseAuthParams, protocolOf } from './social-login-key-row.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 _-]{0,59}$/;
 const URL_FIELDS = ['base_url', 'openid_configuration', 'authorize_url', 'access_token_url', 'api_endpoint', 'icon'] as const;
@@ -43,7 +43,11 @@ export function registerSocialLoginKeyController(hooks: HookRegistry): void {
       if (!text(doc, 'user_id_property')) doc.user_id_property = defaults.userIdProperty;
       if (!text(doc, 'auth_url_data')) doc.auth_url_data = JSON.stringify({ scope: defaults.scope });
     }
-    doc.redirect_url = callbackPath(providerSlug(name));
+    const redirect = text(doc, 'redirect_url');
+    const accepted = callbackPaths(providerSlug(name));
+    if (redirect === '') doc.redirect_url = callbackPath(providerSlug(name));
+    else if (!accepted.includes(redirect))
+      throw new ValidationError(`redirect_url must be one of fw's callback paths for this provider: ${accepted.join(', ')}`);
     for (const field of ['auth_url_data', 'api_endpoint_args']) {
       const json = text(doc, field);
       if (json === '') continue;

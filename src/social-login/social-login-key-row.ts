@@ -29,9 +29,40 @@ export interface SocialLoginKey {
   readonly modified: string;
 }
 
-/** The callback path of a provider, as registered at the provider (`redirect_url`). */
+/** The default callback path of a provider (`redirect_url`), registered at the provider. */
 export function callbackPath(slug: string): string {
   return `/api/method/fw.integrations.oauth2_logins.custom/${slug}`;
+}
+
+/** Providers with the reference's fixed callback aliases (`login_via_<provider>`). */
+export const ALIASED_PROVIDERS: readonly string[] = [
+  'google',
+  'github',
+  'gitlab',
+  'microsoft',
+  'office_365',
+  'facebook',
+  'frappe',
+  'salesforce',
+  'fairlogin',
+  'keycloak',
+  'authentik',
+  'okta',
+];
+
+/**
+ * Every callback path that reaches the key called `slug`: `custom/<slug>` under `fw.` and
+ * `frappe.`, and for the reference's providers its `login_via_<slug>` paths, so a provider
+ * registration made for the reference keeps working (docs/identity.md "Single sign-on").
+ */
+export function callbackPaths(slug: string): string[] {
+  const paths = ['fw', 'frappe'].map((root) => `/api/method/${root}.integrations.oauth2_logins.custom/${slug}`);
+  if (ALIASED_PROVIDERS.includes(slug)) {
+    for (const root of ['fw', 'frappe']) {
+      paths.push(`/api/method/${root}.integrations.oauth2_logins.login_via_${slug}`, `/api/method/${root}.www.login.login_via_${slug}`);
+    }
+  }
+  return paths;
 }
 
 /** The protocol a key speaks: its preset's, and for Custom OpenID Connect when it names a discovery URL. */
@@ -74,7 +105,7 @@ function keyOf(row: Row): SocialLoginKey {
     userIdProperty: text(row, 'user_id_property') || defaults?.userIdProperty || 'sub',
     signUps: text(row, 'sign_ups'),
     icon: text(row, 'icon'),
-    redirectPath: callbackPath(providerSlug(name)),
+    redirectPath: text(row, 'redirect_url') || callbackPath(providerSlug(name)),
     modified: text(row, 'modified'),
   };
 }
@@ -94,6 +125,7 @@ const COLUMNS = [
   'user_id_property',
   'sign_ups',
   'icon',
+  'redirect_url',
 ] as const;
 
 const TABLE = `tab${SOCIAL_LOGIN_KEY}`;

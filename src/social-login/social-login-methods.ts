@@ -8,29 +8,13 @@ import { identifyUser } from './link-account.js';
 import { consumeLoginState, newLoginSecrets, sha256, STATE_COOKIE, STATE_LIFETIME_MS, storeLoginState } from './login-state.js';
 import { authorizationUrl, redeemCode, type ProviderClients } from './provider-client.js';
 import { safeRedirectPath } from './safe-redirect.js';
-import { clientSecretOf, enabledKeyBySlug, readSocialLoginKeys, type SocialLoginKey } from './social-login-key-row.js';
+import { ALIASED_PROVIDERS, clientSecretOf, enabledKeyBySlug, readSocialLoginKeys, type SocialLoginKey } from './social-login-key-row.js';
 import { startSessionForIdentifiedUser } from './start-social-session.js';
 
 /** The reference's module of social login methods (each path answers under `frappe.` too). */
 export const LOGINS = 'fw.integrations.oauth2_logins';
 /** The start of a login: `/api/method/fw.integrations.oauth2_logins.start/<provider>?redirect_to=/app`. */
 export const START_PATH = `${LOGINS}.start`;
-
-/** Callback aliases of the reference (`login_via_<provider>`), each for the key of that name. */
-const ALIASED_PROVIDERS = [
-  'google',
-  'github',
-  'gitlab',
-  'microsoft',
-  'office_365',
-  'facebook',
-  'frappe',
-  'salesforce',
-  'fairlogin',
-  'keycloak',
-  'authentik',
-  'okta',
-];
 
 /** What the methods need beside the call. */
 export interface SocialLoginDeps {

@@ -257,6 +257,37 @@ for (const dialect of testDialects()) {
       assert.equal(callback.statusCode, 401, 'an unknown state is refused first');
     });
 
+    test("a key keeps the reference's login_via_<provider> callback registered at the provider", async () => {
+      const key = await t.request({
+        method: 'POST',
+        url: '/api/resource/Social Login Key',
+        body: {
+          provider_name: 'Keycloak',
+          social_login_provider: 'Keycloak',
+          enable_social_login: 1,
+          client_id: CLIENT.clientId,
+          client_secret: CLIENT.clientSecret,
+          base_url: idp.issuer,
+          redirect_url: `${LOGINS}.login_via_keycloak`,
+        },
+      });
+      assert.equal(key.statusCode, 200, key.body);
+      const browser = new CookieBrowser();
+      await idp.loginNextAs('alice-sub');
+      const start = await browser.follow(`${fw}${LOGINS}.start/keycloak`, (next) => next.origin === fw && next.pathname.includes('login_via_'));
+      assert.equal(new URL(start.next!).pathname, `${LOGINS}.login_via_keycloak`);
+      const res = await browser.fetch(start.next!);
+      assert.equal(res.status, 302, await res.clone().text());
+      assert.equal(res.headers.get('location'), '/app');
+      assert.equal(await loggedUser(browser), 'alice@example.com', 'linked anew for this provider by the verified email');
+      const wrong = await t.request({
+        method: 'PUT',
+        url: '/api/resource/Social Login Key/Keycloak',
+        body: { redirect_url: 'https://evil.example/callback' },
+      });
+      assert.equal(wrong.statusCode, 417);
+    });
+
     test('a key with a plain-http provider elsewhere than this machine is refused', async () => {
       const res = await t.request({
         method: 'POST',
