@@ -24,7 +24,10 @@ for (const dialect of testDialects()) {
       t = await startTestSite(dialect);
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       fw = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      idp = await OidcIdp.start({ ...CLIENT, redirectUris: [`${fw}${LOGINS}.custom/test_idp`, `${fw}${LOGINS}.login_via_keycloak`] });
+      idp = await OidcIdp.start({
+        ...CLIENT,
+        redirectUris: [`${fw}${LOGINS}.custom/test_idp`, `${fw}${LOGINS}.login_via_keycloak`, `${fw}${LOGINS}.custom/plain_oauth`],
+      });
       const key = await t.request({
         method: 'POST',
         url: '/api/resource/Social Login Key',
@@ -286,6 +289,35 @@ for (const dialect of testDialects()) {
         body: { redirect_url: 'https://evil.example/callback' },
       });
       assert.equal(wrong.statusCode, 417);
+    });
+
+    test('a plain OAuth 2 provider (Custom: authorize, token and profile URLs) signs in through its profile endpoint', async () => {
+      const key = await t.request({
+        method: 'POST',
+        url: '/api/resource/Social Login Key',
+        body: {
+          provider_name: 'Plain OAuth',
+          social_login_provider: 'Custom',
+          enable_social_login: 1,
+          client_id: CLIENT.clientId,
+          client_secret: CLIENT.clientSecret,
+          authorize_url: `${idp.issuer}/auth`,
+          access_token_url: `${idp.issuer}/token`,
+          api_endpoint: `${idp.issuer}/me`,
+          auth_url_data: JSON.stringify({ scope: 'openid email' }),
+          user_id_property: 'sub',
+          sign_ups: 'Allow',
+        },
+      });
+      assert.equal(key.statusCode, 200, key.body);
+      const browser = new CookieBrowser();
+      await idp.loginNextAs('erin-sub');
+      const start = await browser.follow(`${fw}${LOGINS}.start/plain_oauth`, isCallback);
+      assert.ok(start.next, `back at fw (${start.res.status})`);
+      const res = await browser.fetch(start.next);
+      assert.equal(res.status, 302, await res.clone().text());
+      assert.equal(await loggedUser(browser), 'erin@example.com');
+      assert.deepEqual(await links('erin-sub'), ['erin@example.com']);
     });
 
     test('a key with a plain-http provider elsewhere than this machine is refused', async () => {

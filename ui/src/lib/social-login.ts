@@ -27,6 +27,6 @@ export function providerButtons(providers: readonly LoginProvider[], redirect: s
       key: p.name,
       label: `Continue with ${p.provider_name}`,
       href: `${p.login_url}?redirect_to=${encodeURIComponent(target)}`,
-      icon: p.icon && p.icon.startsWith('https://') ? p.icon : null,
+      icon: p.icon?.startsWith('https://') ? p.icon : null,
     }));
 }
