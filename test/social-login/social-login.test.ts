@@ -320,6 +320,17 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await links('erin-sub'), ['erin@example.com']);
     });
 
+    test('starts and callbacks are rate-limited per client address (429)', async () => {
+      const from = (remoteAddress: string, url: string) => t.app.inject({ method: 'GET', url, remoteAddress });
+      for (let i = 0; i < 60; i++) assert.equal((await from('203.0.113.7', `${LOGINS}.start/nobody`)).statusCode, 404);
+      const over = await from('203.0.113.7', `${LOGINS}.start/nobody`);
+      assert.equal(over.statusCode, 429);
+      assert.equal(over.json().exc_type, 'TooManyRequestsError');
+      assert.equal((await from('203.0.113.8', `${LOGINS}.start/nobody`)).statusCode, 404, 'another address is not affected');
+      for (let i = 0; i < 30; i++) assert.equal((await from('203.0.113.9', `${LOGINS}.custom/test_idp?state=unknown-state-0000000000`)).statusCode, 401);
+      assert.equal((await from('203.0.113.9', `${LOGINS}.custom/test_idp?state=unknown-state-0000000000`)).statusCode, 429);
+    });
+
     test('a key with a plain-http provider elsewhere than this machine is refused', async () => {
       const res = await t.request({
         method: 'POST',
