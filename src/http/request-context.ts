@@ -31,6 +31,17 @@ export function requestContext(site: Site, req: FastifyRequest): MaybePromise<Re
   });
 }
 
+/** `custom/<provider>` of `/api/method/fw.integrations.oauth2_logins.custom/<provider>?…`: the path after the method's own. */
+function methodPathTail(url: string): string {
+  const match = /^\/api\/(?:v1\/)?method\/[^/?]+\/([^?]*)/.exec(url);
+  if (!match) return '';
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return '';
+  }
+}
+
 /** The cookie attributes of docs/api.md: Path /, SameSite Lax, Secure behind https. */
 export function httpExchange(req: FastifyRequest, reply: FastifyReply, sid: string | undefined): HttpExchange {
   const secure = req.protocol === 'https';
@@ -41,7 +52,13 @@ export function httpExchange(req: FastifyRequest, reply: FastifyReply, sid: stri
     userAgent: req.headers['user-agent'],
     sid,
     secure,
+    origin: `${req.protocol}://${req.host}`,
+    pathTail: methodPathTail(req.url),
     extraBody: {},
+    cookie: (name) => (req.headers.cookie ? req.server.parseCookie(req.headers.cookie)[name] : undefined),
+    redirect(location) {
+      reply.code(302).header('location', location);
+    },
     setCookie(name, value, options) {
       reply.setCookie(name, value, {
         path: '/',

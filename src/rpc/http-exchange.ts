@@ -23,8 +23,16 @@ export interface HttpExchange {
   /** The session id the request came with, if it had a live session. */
   readonly sid: string | undefined;
   readonly secure: boolean;
+  /** The origin the request reached (scheme, host, port as the client named them), for URLs that lead back here. */
+  readonly origin: string;
+  /** What follows the method path in `/api/method/<path>/<tail>` (social login's `custom/<provider>`); '' when nothing. */
+  readonly pathTail: string;
+  /** A cookie the request carried. */
+  cookie(name: string): string | undefined;
   setCookie(name: string, value: string, options: { httpOnly?: boolean; maxAge?: number }): void;
   clearCookie(name: string): void;
+  /** Answers 302 to `location` (a browser flow: social login's start and callback); the JSON body goes along. */
+  redirect(location: string): void;
   /** Extra top-level keys of the response body (login adds `home_page`, `full_name`). */
   extraBody: Record<string, unknown>;
   /**

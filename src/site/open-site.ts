@@ -32,6 +32,7 @@ import { registerSearch } from '../search/register-search.js';
 import { registerMail } from '../mail/register-mail.js';
 import { registerTwoFactor, type TwoFactor } from '../twofactor/register-two-factor.js';
 import type { JobClock } from '../jobs/job-clock.js';
+import { registerSocialLogin } from '../social-login/register-social-login.js';
 import { registerCollaboration } from '../collaboration/register-collaboration.js';
 import { noticeSubject, noticeType } from '../collaboration/notice-subject.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
@@ -179,6 +180,18 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
         return principal ? { value: await opened.read(principal, work) } : undefined;
       },
       report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed; its entries wait for the next batch or sweep'),
+    });
+    registerSocialLogin({
+      hooks,
+      methods,
+      documents,
+      encryptionKey: config.encryption_key,
+      now: () => jobs.clock.now(),
+      publicUrl: config.mail.host_name,
+      gate: () => {
+        if (!twoFactor) throw new Error('login before the site finished opening');
+        return twoFactor.gate;
+      },
     });
     registerDataImport({ methods, jobs, documents, files, realtime, metas });
     registerDataExport({ methods });

@@ -74,6 +74,8 @@ describe('core DocType definitions', () => {
         'Notification Recipient',
         'Notification',
         'Notification Log',
+        'Social Login Key',
+        'User Social Login',
         'Tag',
         'Tag Link',
         'Document Follow',
@@ -82,7 +84,7 @@ describe('core DocType definitions', () => {
     );
   });
 
-  test('every JSON file in the folder (and those in src/webhooks/doctypes, src/jobs/doctypes, src/workflows/doctypes, src/reports/doctypes, src/data-import/doctypes, src/search/doctypes, src/mail/doctypes, src/collaboration/doctypes and src/user-settings/doctypes) is loaded, under the kebab-case of its DocType name', () => {
+  test('every JSON file in the folder (and those in src/webhooks/doctypes, src/jobs/doctypes, src/workflows/doctypes, src/reports/doctypes, src/data-import/doctypes, src/search/doctypes, src/mail/doctypes, src/social-login/doctypes, src/collaboration/doctypes and src/user-settings/doctypes) is loaded, under the kebab-case of its DocType name', () => {
     const files = [
       ...readdirSync(new URL('.', import.meta.url)),
       ...readdirSync(new URL('../../webhooks/doctypes/', import.meta.url)),
@@ -92,6 +94,7 @@ describe('core DocType definitions', () => {
       ...readdirSync(new URL('../../data-import/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../search/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../mail/doctypes/', import.meta.url)),
+      ...readdirSync(new URL('../../social-login/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../collaboration/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../user-settings/doctypes/', import.meta.url)),
     ].filter((f) => f.endsWith('.json'));

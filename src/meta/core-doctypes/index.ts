@@ -17,6 +17,7 @@ import version from './version.json' with { type: 'json' };
 import { WEBHOOK_DOCTYPE_JSON } from '../../webhooks/doctypes/index.js';
 import { SEARCH_DOCTYPE_JSON } from '../../search/doctypes/index.js';
 import { MAIL_DOCTYPE_JSON } from '../../mail/doctypes/index.js';
+import { SOCIAL_LOGIN_DOCTYPE_JSON } from '../../social-login/doctypes/index.js';
 import { COLLABORATION_DOCTYPE_JSON } from '../../collaboration/doctypes/index.js';
 import listViewSettings from '../../user-settings/doctypes/list-view-settings.json' with { type: 'json' };
 import scheduledJobLog from '../../jobs/doctypes/scheduled-job-log.json' with { type: 'json' };
@@ -179,6 +180,7 @@ export const CORE_DOCTYPES: readonly DocTypeDef[] = Object.freeze(
     ...DATA_IMPORT_DOCTYPE_JSON,
     ...SEARCH_DOCTYPE_JSON,
     ...MAIL_DOCTYPE_JSON,
+    ...SOCIAL_LOGIN_DOCTYPE_JSON,
     ...COLLABORATION_DOCTYPE_JSON,
     listViewSettings,
   ].map((json) => deepFreeze(asDocTypeDef(json))),
