@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { testDialects } from '../helpers/dialects.js';
 import { CookieBrowser, OidcIdp } from '../helpers/oidc-idp.js';
 import { startTestSite, type TestSite } from '../helpers/test-site.js';
+import { setSystemSettings } from '../helpers/two-factor.js';
 
 const LOGINS = '/api/method/fw.integrations.oauth2_logins';
 const CLIENT = { clientId: 'fw-test-client', clientSecret: 'idp-client-secret-0123456789abcdef' };
@@ -214,6 +215,30 @@ for (const dialect of testDialects()) {
         assert.equal(erin.statusCode, 404);
       } finally {
         await t.request({ method: 'PUT', url: '/api/resource/Social Login Key/Test IdP', body: { sign_ups: 'Allow' } });
+      }
+    });
+
+    test('two-factor login still applies: the callback sends the browser to the second step, with no session yet', async () => {
+      await setSystemSettings(t, { enable_two_factor_auth: 1, two_factor_method: 'OTP App' });
+      const all = await t.request({ method: 'PUT', url: '/api/resource/Role/All', body: { two_factor_auth: 1 } });
+      assert.equal(all.statusCode, 200, all.body);
+      try {
+        const browser = new CookieBrowser();
+        const callback = await upToCallback(browser, 'alice-sub');
+        const before = await snapshot();
+        const res = await browser.fetch(callback);
+        assert.equal(res.status, 302, await res.clone().text());
+        const location = new URL(String(res.headers.get('location')), fw);
+        assert.equal(location.pathname, '/login');
+        const step = new URLSearchParams(location.hash.slice(1));
+        assert.ok(step.get('tmp_id'), 'the second step names its waiting login');
+        assert.ok(step.get('method'), 'and how the code comes');
+        assert.equal(browser.cookie(fw, 'sid'), undefined, 'no session before the second factor');
+        assert.equal(await loggedUser(browser), 403, 'signed out');
+        assert.deepEqual(await snapshot(), before);
+      } finally {
+        await t.request({ method: 'PUT', url: '/api/resource/Role/All', body: { two_factor_auth: 0 } });
+        await setSystemSettings(t, { enable_two_factor_auth: 0 });
       }
     });
 
