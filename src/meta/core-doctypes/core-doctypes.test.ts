@@ -77,6 +77,7 @@ describe('core DocType definitions', () => {
         'Tag',
         'Tag Link',
         'Document Follow',
+        'View Log',
         'List View Settings',
       ],
     );
