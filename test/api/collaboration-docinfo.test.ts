@@ -173,6 +173,28 @@ for (const dialect of testDialects()) {
       });
     });
 
+    describe('follows', () => {
+      test('a follower hears of each change by someone else as a Notification Log; after unfollowing, nothing', async () => {
+        const logs = async () =>
+          (await callMethod(t, 'GET', 'fw.desk.doctype.notification_log.notification_log.get_notification_logs', { limit: 50 }, alice)).json().message
+            .notification_logs as Json[];
+        const doc = await insertDoc(t, PLAIN, { title: 'followed' });
+        const followed = await callMethod(t, 'POST', 'fw.desk.form.document_follow.follow_document', { doctype: PLAIN, doc_name: doc.name }, alice);
+        assert.equal(followed.statusCode, 200, followed.body);
+        const before = (await logs()).filter((l) => l.document_name === doc.name).length;
+        const changed = await t.request({ method: 'PUT', url: resourceUrl(PLAIN, doc.name), body: { title: 'followed, changed' } });
+        assert.equal(changed.statusCode, 200, changed.body);
+        const mine = (await logs()).filter((l) => l.document_name === doc.name);
+        assert.equal(mine.length, before + 1);
+        assert.equal(mine[0].type, 'Alert');
+        assert.equal(mine[0].from_user, 'Administrator');
+        assert.equal(mine[0].document_type, PLAIN);
+        await callMethod(t, 'POST', 'fw.desk.form.document_follow.unfollow_document', { doctype: PLAIN, doc_name: doc.name }, alice);
+        await t.request({ method: 'PUT', url: resourceUrl(PLAIN, doc.name), body: { title: 'followed, changed again' } });
+        assert.equal((await logs()).filter((l) => l.document_name === doc.name).length, before + 1, 'no notice once unfollowed');
+      });
+    });
+
     describe('_comments', () => {
       const comments = async (doctype: string, name: string) => {
         const raw = (await storedRow(t, doctype, name))?._comments;
