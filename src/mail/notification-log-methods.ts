@@ -26,7 +26,7 @@ export function registerNotificationLogMethods(methods: MethodRegistry): void {
       const logs = await ctx.q.all<Row>(
         b
           .selectFrom(table)
-          .select(['name', 'subject', 'document_type', 'document_name', 'type', 'read', 'creation', 'email_content'])
+          .select(['name', 'subject', 'document_type', 'document_name', 'type', 'read', 'creation', 'email_content', 'from_user', 'for_user'])
           .where('for_user', '=', user)
           .orderBy('creation', 'desc')
           .orderBy('name', 'desc')

@@ -77,6 +77,8 @@ export interface DocTypeDef {
   readonly sort_field?: string;
   readonly sort_order?: string;
   readonly track_changes?: Check;
+  /** Record a View Log each time a form of a document is opened (docs/collaboration.md "Views"). */
+  readonly track_views?: Check;
   readonly allow_rename?: Check;
   readonly description?: string;
   readonly fields: readonly DocField[];

@@ -1,12 +1,13 @@
 import type { DocumentService } from '../documents/document-service.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
+import { exportReport } from './export-report.js';
 import { groupByCount } from './group-by-count.js';
 import { runnableReport, runReport } from './run-report.js';
 import { sidebarStats, workflowStateCount } from './sidebar-stats.js';
 
 /**
- * The report methods under the reference's paths (docs/reports.md "Running a report", "Sidebar counts"): query_report.run and
- * get_script, and the list sidebar's group-by counts (reportview and listview paths).
+ * The report methods under the reference's paths (docs/reports.md "Running a report", "Exporting a report", "Sidebar counts"):
+ * query_report.run, get_script and export_query, and the list sidebar's group-by counts (reportview and listview paths).
  */
 export function registerReportMethods(methods: MethodRegistry, documents: DocumentService): void {
   methods.register(
@@ -36,6 +37,20 @@ export function registerReportMethods(methods: MethodRegistry, documents: Docume
       description: 'The client script of a report the caller may run.',
     },
   );
+  methods.register('fw.desk.query_report.export_query', (call) => exportReport(call, documents), {
+    params: [
+      { name: 'report_name', type: 'string', required: true },
+      { name: 'file_format_type', type: 'string' },
+      { name: 'filters', type: 'json' },
+      { name: 'visible_idx', type: 'json' },
+      { name: 'csv_delimiter', type: 'string' },
+      { name: 'csv_quoting', type: 'any' },
+      { name: 'include_indentation', type: 'any' },
+      { name: 'include_filters', type: 'any' },
+    ],
+    readOnly: true,
+    description: 'Exports a Report Builder report as the caller runs it, as a CSV or Excel file.\n\nNeeds the export right on its DocType.',
+  });
   for (const path of ['fw.desk.reportview.get_group_by_count', 'fw.desk.listview.get_group_by_count']) {
     methods.register(path, ({ ctx, args }) => groupByCount(ctx, String(args.doctype), args.current_filters, String(args.field)), {
       params: [

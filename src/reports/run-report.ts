@@ -164,7 +164,7 @@ export async function runReport(ctx: DocContext, { report, meta }: RunnableRepor
     if (keys.has(groupKey)) {
       chart = {
         data: {
-          labels: rows.map((r) => (r[groupKey] === null || r[groupKey] === undefined ? 'Not Set' : String(r[groupKey]))),
+          labels: rows.map((r) => (r[groupKey] === null || r[groupKey] === undefined || r[groupKey] === '' ? 'Not Set' : String(r[groupKey]))),
           datasets: [{ name: aggregateLabel, values: rows.map((r) => Number(r[AGGREGATE_COLUMN]) || 0) }],
         },
         type: 'bar',

@@ -118,7 +118,29 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     });
     const jobs = new JobQueue(db, options.clock);
     registerJobMethods(methods, jobs);
-    registerWorkflows({ hooks, methods, documents });
+    const baseUrl = config.mail.host_name ?? `http://${config.realtime.site_name ?? 'localhost'}`;
+    // Workflow Action mail goes through the mail queue, registered below; it is only called once the site is open.
+    registerWorkflows({
+      hooks,
+      methods,
+      documents,
+      mail: (ctx, m) =>
+        mail
+          .queue(ctx, {
+            recipients: [m.recipient],
+            cc: [],
+            bcc: [],
+            subject: m.subject,
+            message: m.html,
+            headers: {},
+            priority: 1,
+            attachments: [],
+            referenceDoctype: m.doctype,
+            referenceName: m.name,
+          })
+          .then(() => undefined),
+      link: (doctype, name) => `${baseUrl}/app/${doctype.toLowerCase().replace(/ /g, '-')}/${encodeURIComponent(name)}`,
+    });
     registerReports({ hooks, methods, documents });
     // Before the apps, which get `api.mail`; the time zone is read once the site exists.
     const mail = registerMail({
@@ -134,7 +156,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       domain: config.realtime.site_name ?? 'localhost',
       files,
       realtime,
-      baseUrl: config.mail.host_name ?? `http://${config.realtime.site_name ?? 'localhost'}`,
+      baseUrl,
     });
     // Every login passes its gate (docs/identity.md "Completing a login"); codes go out through mail.
     twoFactor = registerTwoFactor({

@@ -38,7 +38,7 @@ export async function requireWorkflow(ctx: DocContext, rt: WorkflowRuntime, doct
 }
 
 /** True when the transition's condition holds for `doc` (no condition: always; one that does not parse: never). */
-function conditionHolds(t: WorkflowTransitionDef, doc: Doc): boolean {
+export function conditionHolds(t: WorkflowTransitionDef, doc: Doc): boolean {
   if (t.conditionBroken) return false;
   if (!t.condition) return true;
   try {

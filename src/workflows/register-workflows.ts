@@ -3,6 +3,7 @@ import type { HookRegistry } from '../documents/hooks.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
 import { PendingTransitions } from './pending-transitions.js';
 import { WorkflowCache } from './workflow-cache.js';
+import { registerWorkflowActions, type DocumentLink, type WorkflowActionMailer } from './workflow-actions.js';
 import { registerWorkflowController } from './workflow-controller.js';
 import { registerWorkflowGuard } from './workflow-guard.js';
 import { registerWorkflowMethods } from './workflow-methods.js';
@@ -12,11 +13,15 @@ export interface WorkflowParts {
   readonly hooks: HookRegistry;
   readonly methods: MethodRegistry;
   readonly documents: DocumentService;
+  /** Queues a Workflow Action mail in the unit; without it, Send Email Alert mails nobody. */
+  readonly mail?: WorkflowActionMailer;
+  /** The link a Workflow Action mail gives to the document. */
+  readonly link: DocumentLink;
 }
 
 /**
  * Wires workflows into a site as openSite opens it (docs/workflows.md): the Workflow controller, the
- * guard on every DocType's writes, and the workflow methods.
+ * guard on every DocType's writes, the workflow methods and the Workflow Actions.
  */
 export function registerWorkflows(parts: WorkflowParts): void {
   const cache = new WorkflowCache(parts.documents);
@@ -24,4 +29,5 @@ export function registerWorkflows(parts: WorkflowParts): void {
   registerWorkflowController(parts.hooks, parts.documents);
   registerWorkflowGuard(parts.hooks, cache, pending);
   registerWorkflowMethods(parts.methods, { documents: parts.documents, cache, pending });
+  registerWorkflowActions(parts.hooks, { documents: parts.documents, cache, mail: parts.mail, link: parts.link });
 }

@@ -31,6 +31,8 @@ export interface WorkflowDef {
   readonly name: string;
   readonly documentType: string;
   readonly stateField: string;
+  /** Mail the users who may take the next step (docs/workflows.md "Workflow Actions"). */
+  readonly sendEmailAlert: boolean;
   /** In table order: the first is the state a new document starts in. */
   readonly states: readonly WorkflowStateDef[];
   readonly transitions: readonly WorkflowTransitionDef[];
@@ -59,6 +61,7 @@ export function workflowDefinition(doc: Doc): WorkflowDef {
     name: String(doc.name),
     documentType: String(doc.document_type),
     stateField: text(doc.workflow_state_field) ?? 'workflow_state',
+    sendEmailAlert: Number(doc.send_email_alert ?? 0) === 1,
     states: rows('states').map((r) => ({
       state: String(r.state),
       docStatus: docStatusOf(r.doc_status),

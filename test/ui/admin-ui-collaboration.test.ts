@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { testDialects } from '../helpers/dialects.js';
@@ -232,6 +233,37 @@ describe(`admin UI: collaboration, list settings and reports (${dialect.name})`,
 
     await page.goto(`/app/query-report/${encodeURIComponent('No Such Report')}`);
     await page.getByRole('alert').waitFor();
+    assert.deepEqual(problems, []);
+  });
+
+  test('the report view draws the group-by as bars, narrows it with filters and exports what it shows', async () => {
+    await page.goto(`/app/query-report/${encodeURIComponent('Claims by Category')}`);
+    const chart = page.getByRole('figure');
+    await chart.getByText('Claims by Category: Sum of Amount').waitFor();
+    assert.deepEqual((await chart.locator('li').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).sort(), ['Food 25.5', 'Not Set 10', 'Travel 460']);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByLabel('Field of filter 1').selectOption('amount');
+    await page.getByLabel('Condition of filter 1').selectOption('>');
+    await page.getByLabel('Value of filter 1').fill('30');
+    await checkScreens('report-filters', () => page.getByRole('group', { name: 'Filters' }).waitFor());
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('list', { name: 'Active filters' }).getByText('Amount > 30').waitFor();
+    const table = page.locator('[data-report-table]');
+    await page.locator('[data-report-summary]').filter({ hasText: '1 group' }).waitFor();
+    assert.match(await table.locator('tbody').innerText(), /Travel\s+460/);
+    assert.deepEqual(
+      (await chart.locator('li').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+      ['Travel 460'],
+    );
+    await checkScreens('report-filtered', () => table.locator('[data-report-total]').waitFor());
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    assert.equal(download.suggestedFilename(), 'Claims by Category.csv');
+    const path = await download.path();
+    const text = (await readFile(path)).toString('utf8').replace(/^\uFEFF/, '');
+    assert.deepEqual(text.trim().split(/\r?\n/), ['Sr,Category,Sum of Amount', '1,Travel,460']);
+    await page.getByRole('button', { name: 'Remove filter amount > 30' }).click();
+    await page.locator('[data-report-summary]').filter({ hasText: '3 groups' }).waitFor();
     assert.deepEqual(problems, []);
   });
 });

@@ -94,6 +94,7 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
     await page.getByRole('textbox', { name: /^Name/ }).fill('UI Order');
     await page.getByLabel('Module').fill('Shop');
     await page.getByLabel('Submittable').check();
+    await page.getByLabel('Track views').check();
     const fields: [string, string, string, boolean][] = [
       ['Customer', 'Link', 'UI Customer', true],
       ['Status', 'Select', 'Open\nClosed', false],
@@ -120,6 +121,7 @@ describe(`admin UI: documents (${dialect.name})`, { skip }, () => {
     await urlMatches(page, /\/app\/doctype\/UI Order$/);
     const saved = dataOf(await t.request({ method: 'GET', url: '/api/resource/DocType/UI Order' }));
     assert.equal(saved.is_submittable, 1);
+    assert.equal(saved.track_views, 1, 'opening its forms records views (docs/collaboration.md "Views")');
     const byName = Object.fromEntries((saved.fields as { fieldname: string; fieldtype: string; options?: string }[]).map((f) => [f.fieldname, f]));
     assert.equal(byName.customer.fieldtype, 'Link');
     assert.equal(byName.customer.options, 'UI Customer');

@@ -61,6 +61,8 @@ describe('core DocType definitions', () => {
         'Workflow Document State',
         'Workflow Transition',
         'Workflow',
+        'Workflow Action Permitted Role',
+        'Workflow Action',
         'Report',
         'Data Import',
         'Data Import Log',
@@ -79,6 +81,7 @@ describe('core DocType definitions', () => {
         'Tag',
         'Tag Link',
         'Document Follow',
+        'View Log',
         'List View Settings',
       ],
     );

@@ -41,7 +41,15 @@ const DEF_STRING_KEYS = [
   'sort_order',
   'description',
 ] as const satisfies readonly (keyof DocTypeDef)[];
-const DEF_CHECK_KEYS = ['custom', 'istable', 'issingle', 'is_submittable', 'track_changes', 'allow_rename'] as const satisfies readonly (keyof DocTypeDef)[];
+const DEF_CHECK_KEYS = [
+  'custom',
+  'istable',
+  'issingle',
+  'is_submittable',
+  'track_changes',
+  'track_views',
+  'allow_rename',
+] as const satisfies readonly (keyof DocTypeDef)[];
 
 const FIELD_STRING_KEYS = ['label', 'options', 'default', 'precision', 'fetch_from', 'description'] as const satisfies readonly (keyof DocField)[];
 const FIELD_CHECK_KEYS = [

@@ -7,6 +7,8 @@ import type { MethodCall, MethodRegistry } from '../method-registry.js';
 import { docinfoAssignments } from '../../collaboration/assignments.js';
 import { docinfoFollows } from '../../collaboration/follows.js';
 import { docinfoTags } from '../../collaboration/tags.js';
+import { docinfoViews, recordView } from '../../collaboration/views.js';
+import { documentCommunications } from '../../mail/document-communications.js';
 
 /**
  * Rows of another DocType about a document, as the caller may see them: none when the caller may
@@ -46,8 +48,8 @@ async function userInfo(ctx: DocContext, users: Iterable<unknown>): Promise<Reco
 }
 
 /**
- * What a form shows beside a document (reference `docinfo`): its attachments, comments, change
- * history, open assignments, shares, tags, followers and the caller's rights on it, the related
+ * What a form shows beside a document (reference `docinfo`): its attachments, comments, mails,
+ * change history, open assignments, shares, tags, followers, views and the caller's rights on it, the related
  * records each limited to what the caller may read; assignments, tags and followers belong to the
  * document itself, so whoever reads it sees them (docs/collaboration.md "In docinfo"). `user_info`
  * names the users all these mention.
@@ -69,7 +71,8 @@ export async function loadDocinfo(ctx: DocContext, documents: DocumentService, d
   const shareFields = ['name', 'user', 'read', 'write', 'share', 'submit', 'everyone'];
   const shared = await related(ctx, documents, 'DocShare', shareFields, { share_doctype: doctype, share_name: name }, 'creation asc');
   const follows = collaborates ? await docinfoFollows(ctx, doctype, name) : { followed_by: [], is_document_followed: false };
-  const rowUsers = [comments, versions, assignments, shared].flatMap((rows) => (rows as Doc[]).map((r) => r.owner ?? r.user));
+  const views = await docinfoViews(ctx, meta, name);
+  const rowUsers = [comments, versions, assignments, shared, views].flatMap((rows) => (rows as Doc[]).map((r) => r.owner ?? r.user));
   const mentioned = [doc.owner, doc.modified_by, ...rowUsers, ...follows.followed_by];
   return {
     doctype,
@@ -83,11 +86,13 @@ export async function loadDocinfo(ctx: DocContext, documents: DocumentService, d
       'creation asc',
     ),
     comments,
+    communications: await documentCommunications(ctx, doctype, name),
     versions,
     assignments,
     shared,
     tags: collaborates ? await docinfoTags(ctx, doctype, name) : '',
     ...follows,
+    views,
     permissions: await rights(ctx, documents, doctype, doc),
     user_info: await userInfo(ctx, mentioned),
   };
@@ -95,13 +100,19 @@ export async function loadDocinfo(ctx: DocContext, documents: DocumentService, d
 
 /**
  * `fw.desk.form.load.getdoc` (a form): answers `{"docs": [doc], "docinfo": {...}}` with no
- * `message`, as the reference does. A document the caller may not read is 403, a missing one 404
+ * `message`, as the reference does, and records the view when the DocType tracks views
+ * (docs/collaboration.md "Views"). A document the caller may not read is 403, a missing one 404
  * (403 when the caller may not read the DocType, so existence never leaks).
  */
 async function getdoc({ ctx, services, args, http }: MethodCall): Promise<undefined> {
   const doctype = String(args.doctype);
   const name = args.name === undefined || args.name === null || args.name === '' ? doctype : String(args.name);
   const doc = await services.documents.get(ctx, doctype, name);
+  const meta = ctx.metas.get(doctype);
+  // A GET runs in a read-only unit: its view is recorded once the read ended, in a write of its own.
+  if (ctx.writable) await recordView(ctx, services.documents, meta, String(doc.name));
+  else if (meta.def.track_views === 1)
+    ctx.unit.afterCommit(() => services.write(ctx.principal, (w) => recordView(w, services.documents, w.metas.get(doctype), String(doc.name))));
   http.extraBody.docs = [presentDoc(doc, 'v1')];
   http.extraBody.docinfo = await loadDocinfo(ctx, services.documents, doctype, doc);
   return undefined;

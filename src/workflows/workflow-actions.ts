@@ -1,0 +1,199 @@
+import { loadPrincipal, withUserPermissions } from '../auth/principal.js';
+import type { DocContext } from '../documents/doc-context.js';
+import type { DocumentService } from '../documents/document-service.js';
+import type { HookRegistry } from '../documents/hooks.js';
+import { loadUserPermissions } from '../documents/permission-rows.js';
+import type { Doc } from '../meta/doctype.js';
+import type { Condition } from '../query/list-query.js';
+import type { Row } from '../storage/database.js';
+import { conditionHolds } from './apply-workflow.js';
+import { WORKFLOW_ACTION, WORKFLOW_ACTION_PERMITTED_ROLE } from './doctypes/index.js';
+import type { WorkflowCache } from './workflow-cache.js';
+import type { WorkflowDef, WorkflowTransitionDef } from './workflow-definition.js';
+
+/*
+ * Workflow Actions (docs/workflows.md "Workflow Actions"): each time a document enters a state, the
+ * open action of its previous state is completed and a new one names the roles that may take a
+ * transition out of the new state; with the Workflow's Send Email Alert, each user who may take one
+ * is mailed. Everything is written in the transition's transaction, so the mail leaves after the
+ * commit and a refused or rolled-back step leaves nothing.
+ */
+
+/** A mail to one user about a document waiting for them. */
+export interface WorkflowActionMail {
+  readonly recipient: string;
+  readonly subject: string;
+  readonly html: string;
+  readonly doctype: string;
+  readonly name: string;
+}
+
+/** Queues a mail in the unit (the site wires it to the mail queue). */
+export type WorkflowActionMailer = (ctx: DocContext, mail: WorkflowActionMail) => Promise<void>;
+
+/** Where the mail's link leads, for a document. */
+export type DocumentLink = (doctype: string, name: string) => string;
+
+/** Non System Managers list at most this many actions (the newest): the list condition names them. */
+export const LISTED_ACTIONS = 1000;
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function administratorContext(ctx: DocContext, principal: NonNullable<Awaited<ReturnType<typeof loadPrincipal>>>): DocContext {
+  return { ...ctx, principal };
+}
+
+/** Marks the document's open actions Completed by the caller. */
+async function completeOpen(ctx: DocContext, doctype: string, name: string, roles: ReadonlySet<string>): Promise<void> {
+  const b = ctx.dialect.builder;
+  const open = await ctx.q.all<Row>(
+    b
+      .selectFrom(`tab${WORKFLOW_ACTION}`)
+      .select(['name'])
+      .where('reference_doctype', '=', doctype)
+      .where('reference_name', '=', name)
+      .where('status', '=', 'Open')
+      .compile(),
+  );
+  for (const { name: action } of open) {
+    const permitted = await ctx.q.all<Row>(
+      b.selectFrom(`tab${WORKFLOW_ACTION_PERMITTED_ROLE}`).select(['role']).where('parent', '=', String(action)).orderBy('idx').compile(),
+    );
+    const role = permitted.map((r) => String(r.role)).find((r) => roles.has(r)) ?? null;
+    await ctx.q.run(
+      b
+        .updateTable(`tab${WORKFLOW_ACTION}`)
+        .set({ status: 'Completed', completed_by: ctx.principal.user, completed_by_role: role })
+        .where('name', '=', String(action))
+        .compile(),
+    );
+  }
+}
+
+/** The enabled users holding one of `roles` who may read `doc` and take one of `transitions` on it (self approval). */
+async function usersToMail(ctx: DocContext, documents: DocumentService, wf: WorkflowDef, doc: Doc, transitions: readonly WorkflowTransitionDef[]) {
+  const roles = [...new Set(transitions.map((t) => t.allowed))];
+  const b = ctx.dialect.builder;
+  const rows = await ctx.q.all<Row>(
+    b
+      .selectFrom('tabHas Role as r')
+      .innerJoin('tabUser as u', 'u.name', 'r.parent')
+      .select(['u.name as name', 'u.email as email'])
+      .distinct()
+      .where('r.parenttype', '=', 'User')
+      .where('r.role', 'in', roles)
+      .where('u.enabled', '=', 1)
+      .where('u.name', 'not in', ['Administrator', 'Guest'])
+      .orderBy('u.name')
+      .compile(),
+  );
+  const meta = ctx.metas.get(wf.documentType);
+  const out: { user: string; email: string; actions: string[] }[] = [];
+  for (const row of rows) {
+    const user = String(row.name);
+    const loaded = await loadPrincipal(ctx.q, ctx.dialect, user);
+    if (!loaded || !row.email) continue;
+    const principal = withUserPermissions(loaded, await loadUserPermissions(ctx.q, ctx.dialect, user));
+    const actions = transitions.filter((t) => principal.roles.has(t.allowed) && (t.allowSelfApproval || user !== doc.owner)).map((t) => t.action);
+    if (actions.length === 0) continue;
+    if (!(await documents.can({ ...ctx, principal }, meta, 'read', doc))) continue;
+    out.push({ user, email: String(row.email), actions: [...new Set(actions)] });
+  }
+  return out;
+}
+
+/** Opens the action of the document's new state, and mails its users when the workflow asks. */
+async function openAction(ctx: DocContext, deps: WorkflowActionDeps, wf: WorkflowDef, doc: Doc, state: string): Promise<void> {
+  const doctype = wf.documentType;
+  const name = String(doc.name);
+  const next = wf.transitions.filter((t) => t.state === state && conditionHolds(t, doc));
+  if (next.length === 0) return;
+  const roles = [...new Set(next.map((t) => t.allowed).filter((r) => r !== ''))];
+  const admin = await loadPrincipal(ctx.q, ctx.dialect, 'Administrator');
+  if (!admin) throw new Error('the Administrator user is missing');
+  await deps.documents.insert(
+    administratorContext(ctx, admin),
+    WORKFLOW_ACTION,
+    { status: 'Open', reference_doctype: doctype, reference_name: name, workflow_state: state, permitted_roles: roles.map((role) => ({ role })) },
+    { ignorePermissions: true },
+  );
+  if (!wf.sendEmailAlert || !deps.mail) return;
+  const link = deps.link(doctype, name);
+  for (const target of await usersToMail(ctx, deps.documents, wf, doc, next)) {
+    const html =
+      `<p>${escapeHtml(doctype)} ${escapeHtml(name)} is now <b>${escapeHtml(state)}</b> and waits for you.</p>` +
+      `<p>You may: ${target.actions.map(escapeHtml).join(', ')}.</p>` +
+      `<p><a href="${escapeHtml(link)}">Open ${escapeHtml(name)}</a></p>`;
+    await deps.mail(ctx, { recipient: target.email, subject: `${doctype} ${name}: ${state}, waiting for you`, html, doctype, name });
+  }
+}
+
+/** What Workflow Actions need. */
+export interface WorkflowActionDeps {
+  readonly documents: DocumentService;
+  readonly cache: WorkflowCache;
+  readonly mail?: WorkflowActionMailer;
+  readonly link: DocumentLink;
+}
+
+/** Keeps the Workflow Actions of every document under an active workflow, and their read rules. */
+export function registerWorkflowActions(hooks: HookRegistry, deps: WorkflowActionDeps): void {
+  hooks.on('*', 'on_change', async ({ doc, before, ctx }, next, doctype) => {
+    await next();
+    if (doctype === WORKFLOW_ACTION) return;
+    const wf = await deps.cache.forDocType(ctx, doctype);
+    if (!wf) return;
+    const state = doc[wf.stateField];
+    if (state === null || state === undefined || state === '') return;
+    if (before && before[wf.stateField] === state) return;
+    const name = String(doc.name);
+    if (before) await completeOpen(ctx, doctype, name, ctx.principal.roles);
+    await openAction(ctx, deps, wf, doc, String(state));
+  });
+
+  hooks.on('*', 'after_delete', async ({ doc, ctx }, next, doctype) => {
+    await next();
+    if (doctype === WORKFLOW_ACTION || !ctx.metas.has(WORKFLOW_ACTION) || !(await deps.cache.forDocType(ctx, doctype))) return;
+    const b = ctx.dialect.builder;
+    const actions = b
+      .selectFrom(`tab${WORKFLOW_ACTION}`)
+      .select('name')
+      .where('reference_doctype', '=', doctype)
+      .where('reference_name', '=', String(doc.name));
+    await ctx.q.run(b.deleteFrom(`tab${WORKFLOW_ACTION_PERMITTED_ROLE}`).where('parent', 'in', actions).compile());
+    await ctx.q.run(b.deleteFrom(`tab${WORKFLOW_ACTION}`).where('reference_doctype', '=', doctype).where('reference_name', '=', String(doc.name)).compile());
+  });
+
+  const seesAll = (principal: DocContext['principal']) => principal.isAdministrator || principal.roles.has('System Manager');
+
+  hooks.permissions.onHasPermission(WORKFLOW_ACTION, async ({ doc, principal, ctx }) => {
+    if (seesAll(principal)) return true;
+    const rows = await ctx.q.all<Row>(
+      ctx.dialect.builder
+        .selectFrom(`tab${WORKFLOW_ACTION_PERMITTED_ROLE}`)
+        .select(['role'])
+        .where('parent', '=', String(doc.name))
+        .where('parenttype', '=', WORKFLOW_ACTION)
+        .compile(),
+    );
+    return rows.some((r) => principal.roles.has(String(r.role)));
+  });
+
+  hooks.permissions.onQueryConditions(WORKFLOW_ACTION, async ({ principal, ctx }): Promise<Condition | undefined> => {
+    if (seesAll(principal)) return undefined;
+    const b = ctx.dialect.builder;
+    const rows = await ctx.q.all<Row>(
+      b
+        .selectFrom(`tab${WORKFLOW_ACTION_PERMITTED_ROLE} as r`)
+        .innerJoin(`tab${WORKFLOW_ACTION} as a`, 'a.name', 'r.parent')
+        .select(['a.name as name', 'a.creation as creation'])
+        .distinct()
+        .where('r.parenttype', '=', WORKFLOW_ACTION)
+        .where('r.role', 'in', [...principal.roles])
+        .orderBy('a.creation', 'desc')
+        .limit(LISTED_ACTIONS)
+        .compile(),
+    );
+    return { field: { field: 'name' }, op: 'in', value: rows.map((r) => String(r.name)) };
+  });
+}
