@@ -10,7 +10,9 @@ import './styles.css';
 router.beforeEach(async (to) => {
   if (to.meta.guest || session.boot) return true;
   try {
-    const [boot] = await Promise.all([loadBoot(), loadCsrfToken()]);
+    // No session (the token answer is null): straight to /login, with no request that would fail.
+    if ((await loadCsrfToken()) === null) return { path: '/login', query: { redirect: to.fullPath } };
+    const boot = await loadBoot();
     void startRealtime(boot.site_name ?? null).catch(() => undefined);
     return true;
   } catch {
