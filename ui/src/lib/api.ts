@@ -34,8 +34,7 @@ function csrfToken(): string {
 /**
  * Asks fw for the session's CSRF token (`get_csrf_token`, issued on first call) before anything
  * is written; from then on the session's writes must carry it. A server without the method
- * answers 404 and the UI sends none (undefined). Without a cookie session the answer is null, which
- * tells the page to sign in before it asks anything that would fail (docs/admin-ui.md "Navigation").
+ * answers 404 and the UI sends none (undefined).
  */
 export async function loadCsrfToken(): Promise<string | null | undefined> {
   try {
