@@ -21,8 +21,8 @@ export interface BenchOptions {
   readonly fwEntry: FwEntryMode;
   readonly fwLogLevel: string;
   readonly pgUrl: string;
-  /** `http`: only the HTTP scenarios; `jobs`: only jobs and webhooks (bench/jobs-bench.ts); `data`: only export and search (bench/data-bench.ts); default all. */
-  readonly only: 'http' | 'jobs' | 'data' | undefined;
+  /** `http`: only the HTTP scenarios; `jobs`: only jobs and webhooks (bench/jobs-bench.ts); `data`: only export and search (bench/data-bench.ts); `ui`: only the admin UI's 10,000-row list in chromium (bench/ui-bench.ts); default all. */
+  readonly only: 'http' | 'jobs' | 'data' | 'ui' | undefined;
 }
 
 /** Usage text printed for `--help` and for a bad flag. */
@@ -41,7 +41,7 @@ export const USAGE = `npm run bench -- [options]
   --fw auto|dist|src         run fw from dist/ (rebuilt when stale) or from src/ through tsx (auto)
   --fw-log-level <level>     FW_LOG_LEVEL of the fw server (warn)
   --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})
-  --only http|jobs|data      only the HTTP scenarios, only jobs/webhooks throughput, or only export/search (default all)
+  --only http|jobs|data|ui   only the HTTP scenarios, only jobs/webhooks throughput, only export/search, or only the admin UI list in chromium (default all)
   --realtime [--sockets 1000] [--rate 100] [--seconds 20] [--documents 100]
                              instead: the realtime scenario (commit-to-receipt delay, lost events, memory per socket)`;
 
@@ -90,7 +90,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
   if (!['sqlite', 'postgres', 'all'].includes(dialect)) throw new Error(`--dialect is sqlite, postgres or all; got "${dialect}"`);
   const fwEntry = values.fw ?? 'auto';
   if (!['auto', 'dist', 'src'].includes(fwEntry)) throw new Error(`--fw is auto, dist or src; got "${fwEntry}"`);
-  if (values.only !== undefined && !['http', 'jobs', 'data'].includes(values.only)) throw new Error(`--only is http, jobs or data; got "${values.only}"`);
+  if (values.only !== undefined && !['http', 'jobs', 'data', 'ui'].includes(values.only))
+    throw new Error(`--only is http, jobs, data or ui; got "${values.only}"`);
   const sizes = values.sizes ? positiveList(values.sizes, '--sizes') : quick ? [1000] : [1000, 10_000, 100_000];
   return {
     quick,
@@ -108,6 +109,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
     fwEntry: fwEntry as FwEntryMode,
     fwLogLevel: values['fw-log-level'] ?? 'warn',
     pgUrl: values['pg-url'] ?? process.env.FW_BENCH_PG_URL ?? DEFAULT_PG_URL,
-    only: values.only as 'http' | 'jobs' | 'data' | undefined,
+    only: values.only as 'http' | 'jobs' | 'data' | 'ui' | undefined,
   };
 }

@@ -18,6 +18,7 @@ import { checkTargets } from './targets.js';
 import { runJobsBench } from './jobs-bench.js';
 import { runImportBench } from './import-bench.js';
 import { runDataBench } from './data-bench.js';
+import { runUiBench } from './ui-bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(line);
@@ -93,6 +94,15 @@ async function main(argv: string[]): Promise<number> {
   if (options.only === 'data') {
     log(`${command}\nexport and search:`);
     await runDataBench(resolveFwEntry(options.fwEntry, progress), options, log);
+    return 0;
+  }
+  if (options.only === 'ui') {
+    log(
+      `${command}\nadmin UI list (load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')} on ${availableParallelism()} cores):`,
+    );
+    await runUiBench(resolveFwEntry(options.fwEntry, progress), options, log);
     return 0;
   }
   const started = new Date();
@@ -186,6 +196,8 @@ async function main(argv: string[]): Promise<number> {
     await runJobsBench(options, log);
     log('\nexport and search:');
     await runDataBench(entry, options, log);
+    log('\nadmin UI list:');
+    await runUiBench(entry, options, log);
   }
   if (errors > 0) {
     console.error(`bench: ${errors} failed requests (socket errors, timeouts or non-2xx); the figures are not valid`);
