@@ -2,6 +2,10 @@ import { parseArgs } from 'node:util';
 import type { FwEntryMode } from './fw-entry.js';
 import { DEFAULT_PG_URL } from './postgres-admin.js';
 
+/** The parts `--only` can pick. */
+const ONLY = ['http', 'jobs', 'data', 'mail', 'ui'] as const;
+type Only = (typeof ONLY)[number];
+
 /** Everything `npm run bench` can be told. */
 export interface BenchOptions {
   readonly quick: boolean;
@@ -21,8 +25,8 @@ export interface BenchOptions {
   readonly fwEntry: FwEntryMode;
   readonly fwLogLevel: string;
   readonly pgUrl: string;
-  /** `http`: only the HTTP scenarios; `jobs`: only jobs and webhooks (bench/jobs-bench.ts); `data`: only export and search (bench/data-bench.ts); `mail`: only mail delivery and notifications (bench/mail-bench.ts); default all. */
-  readonly only: 'http' | 'jobs' | 'data' | 'mail' | undefined;
+  /** `http`: only the HTTP scenarios; `jobs`: only jobs and webhooks (bench/jobs-bench.ts); `data`: only export and search (bench/data-bench.ts); `mail`: only mail delivery and notifications (bench/mail-bench.ts); `ui`: only the admin UI's 10,000-row list in chromium (bench/ui-bench.ts); default all. */
+  readonly only: Only | undefined;
 }
 
 /** Usage text printed for `--help` and for a bad flag. */
@@ -41,7 +45,7 @@ export const USAGE = `npm run bench -- [options]
   --fw auto|dist|src         run fw from dist/ (rebuilt when stale) or from src/ through tsx (auto)
   --fw-log-level <level>     FW_LOG_LEVEL of the fw server (warn)
   --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})
-  --only http|jobs|data|mail only the HTTP scenarios, jobs/webhooks throughput, export/search, or mail (default all)
+  --only http|jobs|data|mail|ui   only the HTTP scenarios, jobs/webhooks throughput, export/search, mail, or the admin UI list in chromium (default all)
   --realtime [--sockets 1000] [--rate 100] [--seconds 20] [--documents 100]
                              instead: the realtime scenario (commit-to-receipt delay, lost events, memory per socket)`;
 
@@ -90,8 +94,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
   if (!['sqlite', 'postgres', 'all'].includes(dialect)) throw new Error(`--dialect is sqlite, postgres or all; got "${dialect}"`);
   const fwEntry = values.fw ?? 'auto';
   if (!['auto', 'dist', 'src'].includes(fwEntry)) throw new Error(`--fw is auto, dist or src; got "${fwEntry}"`);
-  if (values.only !== undefined && !['http', 'jobs', 'data', 'mail'].includes(values.only)) {
-    throw new Error(`--only is http, jobs, data or mail; got "${values.only}"`);
+  if (values.only !== undefined && !(ONLY as readonly string[]).includes(values.only)) {
+    throw new Error(`--only is one of ${ONLY.join(', ')}; got "${values.only}"`);
   }
   const sizes = values.sizes ? positiveList(values.sizes, '--sizes') : quick ? [1000] : [1000, 10_000, 100_000];
   return {
@@ -110,6 +114,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
     fwEntry: fwEntry as FwEntryMode,
     fwLogLevel: values['fw-log-level'] ?? 'warn',
     pgUrl: values['pg-url'] ?? process.env.FW_BENCH_PG_URL ?? DEFAULT_PG_URL,
-    only: values.only as BenchOptions['only'],
+    only: values.only as Only | undefined,
   };
 }

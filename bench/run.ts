@@ -19,6 +19,7 @@ import { runJobsBench } from './jobs-bench.js';
 import { runImportBench } from './import-bench.js';
 import { runDataBench } from './data-bench.js';
 import { runMailBench } from './mail-bench.js';
+import { runUiBench } from './ui-bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(line);
@@ -99,6 +100,15 @@ async function main(argv: string[]): Promise<number> {
   if (options.only === 'data') {
     log(`${command}\nexport and search:`);
     await runDataBench(resolveFwEntry(options.fwEntry, progress), options, log);
+    return 0;
+  }
+  if (options.only === 'ui') {
+    log(
+      `${command}\nadmin UI list (load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')} on ${availableParallelism()} cores):`,
+    );
+    await runUiBench(resolveFwEntry(options.fwEntry, progress), options, log);
     return 0;
   }
   const started = new Date();
@@ -194,6 +204,8 @@ async function main(argv: string[]): Promise<number> {
     await runDataBench(entry, options, log);
     log('\nmail:');
     await runMailBench(options, log);
+    log('\nadmin UI list:');
+    await runUiBench(entry, options, log);
   }
   if (errors > 0) {
     console.error(`bench: ${errors} failed requests (socket errors, timeouts or non-2xx); the figures are not valid`);

@@ -202,7 +202,7 @@ describe(`admin UI: collaboration, list settings and reports (${dialect.name})`,
     assert.equal(await page.getByLabel('Sort by').inputValue(), 'amount');
     await page
       .getByRole('list', { name: 'Active filters' })
-      .getByText(/category = Travel/i)
+      .getByText(/Category equals Travel/)
       .waitFor();
     await page.getByRole('columnheader', { name: 'Created by' }).waitFor();
     const firstRow = page.locator('tbody tr').first();

@@ -17,6 +17,7 @@ import { registerFormSaveMethods } from './form-save-methods.js';
 import { registerFormUtilsMethods } from './form-utils-methods.js';
 import { registerHealthMethods } from './health-methods.js';
 import { registerLinkMethods } from './link-methods.js';
+import { registerVersionRevertMethods } from './version-revert-methods.js';
 import { registerLinkedWithMethods } from './linked-with-methods.js';
 import { registerListActionMethods } from './list-actions-methods.js';
 import { registerListSettingsMethods } from './list-settings-methods.js';
@@ -51,6 +52,7 @@ export function registerBuiltinMethods(methods: MethodRegistry, internals: Built
   registerDocstatusMethods(methods);
   registerFileMethods(methods);
   registerDeletedDocumentMethods(methods);
+  registerVersionRevertMethods(methods);
   registerHealthMethods(methods);
   registerLinkMethods(methods);
   registerCommentMethods(methods);

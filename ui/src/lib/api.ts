@@ -34,14 +34,16 @@ function csrfToken(): string {
 /**
  * Asks fw for the session's CSRF token (`get_csrf_token`, issued on first call) before anything
  * is written; from then on the session's writes must carry it. A server without the method
- * answers 404 and the UI sends none.
+ * answers 404 and the UI sends none (undefined).
  */
-export async function loadCsrfToken(): Promise<void> {
+export async function loadCsrfToken(): Promise<string | null | undefined> {
   try {
     const token = (await send('GET', '/api/method/frappe.auth.get_csrf_token')).message;
     csrf = typeof token === 'string' ? token : '';
+    return typeof token === 'string' ? token : null;
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 404)) throw err;
+    return undefined;
   }
 }
 
@@ -178,6 +180,10 @@ export const api = {
   /** GET a method and return the whole body (for methods answering beside `message`, like getdoctype). */
   async getBody(method: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     return send('GET', `/api/method/${method}${query(args)}`);
+  },
+  /** POST a method and return the whole body (for the messages beside `message`). */
+  async postBody(method: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    return send('POST', `/api/method/${method}`, args);
   },
   /** POST a whitelisted method; the answer's `message`. */
   async post<T = unknown>(method: string, args: Record<string, unknown> = {}): Promise<T> {

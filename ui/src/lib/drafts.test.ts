@@ -24,6 +24,14 @@ describe('drafts', () => {
     assert.deepEqual(newDoc('Task', fields), { doctype: 'Task', docstatus: 0, items: [], done: 0, qty: 3, status: 'Open' });
   });
 
+  test('starts a Select without a blank option at its first option, and one with a blank empty', () => {
+    const doc = newDoc('Task', [
+      { fieldname: 'priority', fieldtype: 'Select', options: 'Low\nMedium\nHigh' },
+      { fieldname: 'kind', fieldtype: 'Select', options: '\nBug\nIdea' },
+    ]);
+    assert.deepEqual(doc, { doctype: 'Task', docstatus: 0, priority: 'Low' });
+  });
+
   test("fills a Date defaulting to Today with the browser's date", () => {
     const doc = newDoc('Task', [{ fieldname: 'due', fieldtype: 'Date', default: 'Today' }]);
     assert.match(String(doc.due), /^\d{4}-\d{2}-\d{2}$/);

@@ -37,6 +37,9 @@ export function newDoc(doctype: string, fields: readonly DocField[]): Doc {
     const d = f.default;
     if (d === undefined || d === null || d === '') {
       if (f.fieldtype === 'Check') doc[f.fieldname] = 0;
+      // A Select whose options have no blank starts at its first option, as the reference's form does.
+      const options = f.fieldtype === 'Select' ? String(f.options ?? '').split('\n') : [];
+      if (options.length && options[0] !== '' && !options.includes('')) doc[f.fieldname] = options[0];
       continue;
     }
     if (f.fieldtype === 'Check' || ['Int', 'Long Int', 'Float', 'Currency', 'Percent'].includes(f.fieldtype)) doc[f.fieldname] = Number(d);

@@ -15,6 +15,7 @@ describe('filters', () => {
     assert.deepEqual(operatorsFor('Date'), ['=', '!=', 'is', '>', '<', '>=', '<=', 'between', 'timespan']);
     assert.deepEqual(operatorsFor('Check'), ['=']);
     assert.deepEqual(operatorsFor('Data'), ['=', '!=', 'is', 'like', 'not like', 'in', 'not in']);
+    assert.deepEqual(operatorsFor('Select'), ['=', '!=', 'is', 'in', 'not in']);
   });
 
   test("turns the builder's rows into the API's filters and leaves incomplete rows out", () => {

@@ -8,6 +8,37 @@ export interface FilterRow {
   value: string;
 }
 
+/** The relative dates a `timespan` filter offers (the server knows these and a few more: docs/api.md "Lists"). */
+export const TIMESPANS = [
+  'today',
+  'yesterday',
+  'this week',
+  'last week',
+  'this month',
+  'last month',
+  'last 7 days',
+  'last 30 days',
+  'last 90 days',
+  'this year',
+] as const;
+
+/** How the builder names an operator; the value sent is the API's own. */
+export const OP_LABELS: Record<string, string> = {
+  '=': 'equals',
+  '!=': 'is not',
+  is: 'is set / not set',
+  '>': 'greater than',
+  '<': 'less than',
+  '>=': 'at least',
+  '<=': 'at most',
+  between: 'between',
+  timespan: 'within',
+  like: 'contains',
+  'not like': 'does not contain',
+  in: 'is one of',
+  'not in': 'is none of',
+};
+
 /** Operators offered for a field type; the API's names. */
 export function operatorsFor(fieldtype: string): string[] {
   const base = ['=', '!=', 'is'];
@@ -15,6 +46,7 @@ export function operatorsFor(fieldtype: string): string[] {
     return [...base, '>', '<', '>=', '<=', 'between', ...(fieldtype.startsWith('Date') ? ['timespan'] : [])];
   }
   if (fieldtype === 'Check') return ['='];
+  if (fieldtype === 'Select') return [...base, 'in', 'not in'];
   return [...base, 'like', 'not like', 'in', 'not in'];
 }
 

@@ -27,6 +27,7 @@ describe('format', () => {
       (1234.5).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 }),
     );
     assert.equal(formatCell('12', { fieldname: 'x', fieldtype: 'Percent' }), `${(12).toLocaleString()} %`);
+    assert.equal(formatCell(12345, { fieldname: 'x', fieldtype: 'Int' }), (12345).toLocaleString());
     assert.equal(formatCell('not a number', { fieldname: 'x', fieldtype: 'Float' }), 'not a number');
   });
 

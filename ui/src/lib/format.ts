@@ -11,6 +11,10 @@ export function formatCell(value: unknown, field: DocField | undefined): string 
   if (value === null || value === undefined || value === '') return '';
   const type = field?.fieldtype ?? 'Data';
   if (type === 'Check') return value ? 'Yes' : 'No';
+  if (type === 'Int' || type === 'Long Int') {
+    const n = Number(value);
+    if (Number.isFinite(n)) return n.toLocaleString();
+  }
   if (type === 'Currency' || type === 'Float' || type === 'Percent') {
     const n = Number(value);
     if (Number.isFinite(n))

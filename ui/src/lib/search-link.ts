@@ -2,6 +2,8 @@ import { api, ApiError } from './api';
 
 export interface LinkOption {
   value: string;
+  /** The document's title, when its DocType has a title field. */
+  label?: string;
   description?: string;
 }
 
@@ -19,7 +21,11 @@ export async function searchLink(doctype: string, txt: string): Promise<LinkOpti
         return found.map((r) => {
           if (typeof r === 'string') return { value: r };
           const o = r as LinkOption & { label?: string };
-          return { value: String(o.value), description: [o.label, o.description].filter(Boolean).join(' · ') || undefined };
+          return {
+            value: String(o.value),
+            ...(o.label ? { label: String(o.label) } : {}),
+            description: [o.label, o.description].filter(Boolean).join(' · ') || undefined,
+          };
         });
       }
     } catch (err) {
