@@ -6,6 +6,7 @@ import { testDialects } from '../helpers/dialects.js';
 import { dataOf } from '../helpers/document-api.js';
 import { createUser, USER_PASSWORD } from '../helpers/permission-users.js';
 import { axeViolations, browserSkipReason, launchBrowser, listen, login, newContext, screenshot, urlMatches } from '../helpers/browser.js';
+import { sidewaysOverflow } from '../helpers/page-overflow.js';
 import { ADMIN_PASSWORD, startTestSite, type TestSite } from '../helpers/test-site.js';
 
 /*
@@ -22,10 +23,7 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
 ];
 /** A 2×2 red PNG. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 describe(`admin UI: files and operations (${dialect.name})`, { skip }, () => {
@@ -41,24 +39,8 @@ describe(`admin UI: files and operations (${dialect.name})`, { skip }, () => {
       await page.setViewportSize({ width: size.width, height: size.height });
       await ready();
       assert.deepEqual(await axeViolations(page), [], `${name} at ${size.name}`);
-      // Nothing scrolls sideways on a phone.
-      const wide = await page.evaluate(() => {
-        type El = { tagName: string; className: string; parentElement: El | null; getBoundingClientRect(): { right: number } };
-        const g = globalThis as unknown as {
-          document: { scrollingElement: { scrollWidth: number; clientWidth: number }; querySelectorAll(s: string): Iterable<El> };
-          getComputedStyle(e: El): { overflowX: string };
-        };
-        const { scrollWidth, clientWidth } = g.document.scrollingElement;
-        if (scrollWidth <= clientWidth) return [];
-        return [...g.document.querySelectorAll('body *')]
-          .filter((e) => {
-            if (e.getBoundingClientRect().right <= clientWidth + 1) return false;
-            for (let a = e.parentElement; a; a = a.parentElement) if (g.getComputedStyle(a).overflowX !== 'visible') return false;
-            return true;
-          })
-          .slice(0, 5)
-          .map((e) => `${e.tagName}.${e.className}`);
-      });
+      // Nothing scrolls sideways, on a phone included.
+      const wide = await sidewaysOverflow(page);
       assert.deepEqual(wide, [], `${name} at ${size.name} scrolls sideways`);
       await screenshot(page, `files-ops-${name}-${size.name}`);
     }
@@ -99,7 +81,10 @@ describe(`admin UI: files and operations (${dialect.name})`, { skip }, () => {
     // A third, public, dropped on the drop zone.
     await page.getByRole('radio', { name: /^Public/ }).check();
     const drop = await page.evaluateHandle(() => {
-      const g = globalThis as unknown as { DataTransfer: new () => { items: { add(f: unknown): void } }; File: new (parts: string[], name: string, o: object) => unknown };
+      const g = globalThis as unknown as {
+        DataTransfer: new () => { items: { add(f: unknown): void } };
+        File: new (parts: string[], name: string, o: object) => unknown;
+      };
       const dt = new g.DataTransfer();
       dt.items.add(new g.File(['hello, files\n'], 'dropped-notes.txt', { type: 'text/plain' }));
       return dt;
@@ -138,8 +123,10 @@ describe(`admin UI: files and operations (${dialect.name})`, { skip }, () => {
     const dialog = page.getByRole('dialog', { name: 'red-square.png' });
     await dialog.locator('[data-preview-image]').waitFor();
     await page.waitForFunction(() => {
-      const img = (globalThis as unknown as { document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null } }).document.querySelector('[data-preview-image]');
-      return img !== null && img.complete && img.naturalWidth === 2;
+      const img = (
+        globalThis as unknown as { document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null } }
+      ).document.querySelector('[data-preview-image]');
+      return img?.complete === true && img.naturalWidth === 2;
     });
     await checkScreens('image-preview', () => dialog.waitFor());
     await page.keyboard.press('Escape');

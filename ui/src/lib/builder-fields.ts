@@ -6,9 +6,20 @@
 
 /** Names every DocType has already: standard columns, child-row columns, collaboration columns. */
 export const RESERVED_FIELDNAMES = new Set([
-  'name', 'owner', 'creation', 'modified', 'modified_by', 'docstatus', 'idx',
-  'parent', 'parentfield', 'parenttype',
-  '_user_tags', '_comments', '_assign', '_liked_by',
+  'name',
+  'owner',
+  'creation',
+  'modified',
+  'modified_by',
+  'docstatus',
+  'idx',
+  'parent',
+  'parentfield',
+  'parenttype',
+  '_user_tags',
+  '_comments',
+  '_assign',
+  '_liked_by',
   'doctype',
 ]);
 const FIELDNAME = /^[a-z_][a-z0-9_]{0,63}$/;
@@ -62,7 +73,8 @@ export function rowProblems(fields: readonly BuilderField[]): Map<number, string
     else if (!FIELDNAME.test(fieldname)) out.set(i, `Fieldname "${fieldname}" must be lower case letters, digits and _, starting with a letter or _`);
     else if (RESERVED_FIELDNAMES.has(fieldname)) out.set(i, `Fieldname "${fieldname}" is reserved for a standard field`);
     else if (seen.has(fieldname)) out.set(i, `Fieldname "${fieldname}" is also used by field ${seen.get(fieldname)! + 1}`);
-    else if (DOCTYPE_OPTION_TYPES.has(type) && !String(f.options ?? '').trim()) out.set(i, `A ${type} field needs the DocType it ${TABLE_TYPES.has(type) ? 'holds rows of' : 'points to'} in Options`);
+    else if (DOCTYPE_OPTION_TYPES.has(type) && !String(f.options ?? '').trim())
+      out.set(i, `A ${type} field needs the DocType it ${TABLE_TYPES.has(type) ? 'holds rows of' : 'points to'} in Options`);
     if (fieldname && !seen.has(fieldname)) seen.set(fieldname, i);
   });
   return out;

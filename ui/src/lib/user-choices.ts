@@ -4,7 +4,40 @@
  * language. A stored value outside the list stays offered, so opening a form never changes it.
  */
 
-const LANGUAGES = ['ar', 'cs', 'da', 'de', 'el', 'en', 'en-GB', 'es', 'fa', 'fi', 'fr', 'he', 'hi', 'hu', 'id', 'it', 'ja', 'ko', 'nb', 'nl', 'pl', 'pt', 'pt-BR', 'ro', 'ru', 'sv', 'th', 'tr', 'uk', 'vi', 'zh', 'zh-TW'];
+const LANGUAGES = [
+  'ar',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'en',
+  'en-GB',
+  'es',
+  'fa',
+  'fi',
+  'fr',
+  'he',
+  'hi',
+  'hu',
+  'id',
+  'it',
+  'ja',
+  'ko',
+  'nb',
+  'nl',
+  'pl',
+  'pt',
+  'pt-BR',
+  'ro',
+  'ru',
+  'sv',
+  'th',
+  'tr',
+  'uk',
+  'vi',
+  'zh',
+  'zh-TW',
+];
 
 export interface Choice {
   value: string;
