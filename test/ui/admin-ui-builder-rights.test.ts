@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { testDialects } from '../helpers/dialects.js';
 import { dataOf } from '../helpers/document-api.js';
 import { createRole, createUser, USER_PASSWORD } from '../helpers/permission-users.js';
-import { axeViolations, browserSkipReason, launchBrowser, listen, login, newContext, screenshot, urlMatches } from '../helpers/browser.js';
+import { ARTIFACTS, axeViolations, browserSkipReason, launchBrowser, listen, login, newContext, screenshot, urlMatches } from '../helpers/browser.js';
 import { sidewaysOverflow } from '../helpers/page-overflow.js';
 import { ADMIN_PASSWORD, startTestSite, type TestSite } from '../helpers/test-site.js';
 
@@ -255,6 +256,9 @@ describe(`admin UI: builder, rights and users (${dialect.name})`, { skip }, () =
     await page.getByLabel('Time Zone').selectOption('Europe/Berlin');
     assert.equal(await page.getByLabel(/Old Password|Current Password/i).count(), 0);
     await checkScreens(page, 'new-user', () => grid.waitFor());
+    // A screen-sized picture for docs/admin-ui.md (a full-page one draws the sticky top bar mid-page).
+    await page.getByLabel('Language').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'builder-rights-new-user-view.png') });
     await page.keyboard.press('Control+s');
     await urlMatches(page, /\/app\/user\/grid\.person@example\.com$/);
     const user = dataOf(await t.request({ method: 'GET', url: '/api/resource/User/grid.person@example.com' }));
