@@ -192,8 +192,9 @@ describe(`admin UI: files and operations (${dialect.name})`, { skip }, () => {
     await urlMatches(page, /\/app\/scan\/[^/]+$/);
     // A fresh load of the saved form, so the upload goes to that page and not the one it replaced.
     await page.goto(new URL(page.url()).pathname);
-    await page.getByRole('heading', { name: 'Activity' }).waitFor();
+    await page.locator('[data-fieldname="photo"]').getByRole('button', { name: 'Upload Photo' }).waitFor();
     await page.locator('[data-fieldname="photo"] input[type=file]').setInputFiles([{ name: 'photo.png', mimeType: 'image/png', buffer: PNG }]);
+    await page.getByText('Uploaded photo.png').waitFor();
     await page.locator('[data-fieldname="photo"] img').waitFor();
     await checkScreens('attach-control', () => page.locator('[data-fieldname="scan"]').waitFor());
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fileKind, humanSize, isImage, isPdf } from './files';
+import { fileHref, fileKind, humanSize, isImage, isPdf } from './files';
 
 test('sizes read in binary units with at most one decimal', () => {
   assert.equal(humanSize(0), '0 B');
@@ -26,4 +26,15 @@ test('images and PDFs are previewed, SVG is not', () => {
   assert.ok(!isImage('SVG'));
   assert.ok(isPdf('PDF'));
   assert.ok(!isPdf('PNG'));
+});
+
+test('only fw file paths and web addresses become links', () => {
+  assert.equal(fileHref('/files/a.png'), '/files/a.png');
+  assert.equal(fileHref('/private/files/b.pdf'), '/private/files/b.pdf');
+  assert.equal(fileHref('https://cdn.example.com/x.png'), 'https://cdn.example.com/x.png');
+  assert.equal(fileHref('javascript:alert(1)'), undefined);
+  assert.equal(fileHref(' javascript:alert(1)'), undefined);
+  assert.equal(fileHref('data:text/html,<script>1</script>'), undefined);
+  assert.equal(fileHref('//evil.example.com/x'), undefined);
+  assert.equal(fileHref(null), undefined);
 });

@@ -38,3 +38,13 @@ export function isImage(kind: string): boolean {
 export function isPdf(kind: string): boolean {
   return kind === 'PDF';
 }
+
+/**
+ * A File's URL as a link or image source, or undefined when it is not one fw serves or a web
+ * address. A File can name any `file_url` through the API; a `javascript:` or `data:` one must
+ * never become a link a System Manager clicks (the page's CSP would stop it too).
+ */
+export function fileHref(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  return /^\/(private\/)?files\/[^/]/.test(url) || /^https?:\/\//i.test(url) ? url : undefined;
+}
