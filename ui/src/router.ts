@@ -9,6 +9,10 @@ const routes: RouteRecordRaw[] = [
   { path: '/app/role-permission-manager', name: 'role-permissions', component: () => import('./views/RolePermissionsView.vue') },
   { path: '/app/data-import-tool', name: 'data-import', component: () => import('./views/DataImportView.vue') },
   { path: '/app/query-report/:name(.*)', name: 'query-report', component: () => import('./views/QueryReportView.vue'), props: true },
+  { path: '/app/operations', name: 'operations', component: () => import('./views/OperationsView.vue') },
+  // Files are made by uploading: the Files screen, never a form without an upload control.
+  { path: '/app/file', name: 'files', component: () => import('./views/FilesView.vue') },
+  { path: '/app/file/new', redirect: '/app/file' },
   { path: '/app/doctype/new', name: 'doctype-new', component: () => import('./views/DocTypeBuilder.vue') },
   { path: '/app/doctype/:name(.*)', name: 'doctype-edit', component: () => import('./views/DocTypeBuilder.vue'), props: true },
   { path: '/app/:doctype', name: 'list', component: () => import('./views/ListView.vue'), props: true },

@@ -216,6 +216,42 @@ export const api = {
     if (options.fieldname) form.set('fieldname', options.fieldname);
     return (await send('POST', '/api/method/upload_file', form)).message as Doc;
   },
+  /**
+   * `upload_file` through XMLHttpRequest, the one browser API that reports upload progress
+   * (`onProgress(sent, total)`); same headers and error decoding as every other write.
+   */
+  uploadWithProgress(
+    file: File,
+    options: { doctype?: string; docname?: string; fieldname?: string; isPrivate?: boolean },
+    onProgress: (sent: number, total: number) => void,
+  ): Promise<Doc> {
+    const form = new FormData();
+    form.set('is_private', options.isPrivate ? '1' : '0');
+    if (options.doctype) form.set('doctype', options.doctype);
+    if (options.docname) form.set('docname', options.docname);
+    if (options.fieldname) form.set('fieldname', options.fieldname);
+    form.set('file', file, file.name);
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', '/api/method/upload_file');
+      xhr.setRequestHeader('Accept', 'application/json');
+      const token = csrfToken();
+      if (token) xhr.setRequestHeader('X-Frappe-CSRF-Token', token);
+      xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
+      xhr.onerror = () => reject(new ApiError(0, 'NetworkError', [{ message: `Upload of ${file.name} failed: no answer from the server` }]));
+      xhr.onload = () => {
+        let json: Record<string, unknown> = {};
+        try {
+          json = JSON.parse(xhr.responseText) as Record<string, unknown>;
+        } catch {
+          // A non-JSON answer is reported by its status alone.
+        }
+        if (xhr.status >= 200 && xhr.status < 300) resolve(json.message as Doc);
+        else reject(new ApiError(xhr.status, String(json.exc_type ?? ''), serverMessages(json)));
+      };
+      xhr.send(form);
+    });
+  },
   download,
   async login(usr: string, pwd: string): Promise<Record<string, unknown>> {
     return send('POST', '/api/method/login', { usr, pwd });

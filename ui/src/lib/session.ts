@@ -90,6 +90,7 @@ export interface DocField {
   hidden?: 0 | 1;
   read_only?: 0 | 1;
   allow_on_submit?: 0 | 1;
+  set_only_once?: 0 | 1;
   in_list_view?: 0 | 1;
   in_standard_filter?: 0 | 1;
   permlevel?: number;
