@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
 
 /**
  * A site folder's name as a host name: lowercase letters, digits, dots, hyphens and underscores,
@@ -32,4 +33,15 @@ export function siteNameOfHost(host: string | undefined): string | undefined {
 export function siteNameOfHeader(headers: IncomingHttpHeaders): string | undefined {
   const value = headers['x-frappe-site-name'];
   return siteNameOfHost(Array.isArray(value) ? value[0] : value);
+}
+
+/** True for a Host that names no site by design: absent, an IP address (with or without port), or `localhost`. */
+export function isLocalHost(host: string | undefined): boolean {
+  if (!host) return true;
+  let name = host.trim().toLowerCase();
+  if (name.startsWith('[')) return isIP(name.slice(1, name.indexOf(']') >>> 0)) !== 0;
+  if (isIP(name) !== 0) return true;
+  const colon = name.indexOf(':');
+  if (colon !== -1) name = name.slice(0, colon);
+  return name === 'localhost' || isIP(name) !== 0;
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
-import { isSiteName, siteNameOfHeader, siteNameOfHost } from './site-host.js';
+import { isLocalHost, isSiteName, siteNameOfHeader, siteNameOfHost } from './site-host.js';
 
 /** How the registry opens and closes a site; what an open site is stays the caller's business. */
 export interface SiteOpener<T> {
@@ -65,28 +65,34 @@ export class SiteRegistry<T> {
   /**
    * The site a request is for, in the reference's order: `X-Frappe-Site-Name` when the site it
    * names trusts that header (`trust_site_header`), else the Host without its port, else
-   * `default_site`; undefined when none of them names a site. Synchronous once the names are known.
+   * `default_site` for a local or missing Host; undefined when none of them names a site. Synchronous once the names are known.
    */
   resolve(headers: IncomingHttpHeaders): string | undefined | Promise<string | undefined> {
     const named = headers['x-frappe-site-name'] === undefined ? undefined : siteNameOfHeader(headers);
     const host = siteNameOfHost(headers.host);
     const namedKnown = named === undefined ? null : this.#known.get(named);
     const hostKnown = host === undefined ? null : this.#known.get(host);
-    if (namedKnown === undefined || hostKnown === undefined) return this.#resolveLearning(named, host);
+    if (namedKnown === undefined || hostKnown === undefined) return this.#resolveLearning(named, host, headers.host);
     if (named !== undefined && namedKnown?.trustsSiteHeader) return named;
     if (host !== undefined && hostKnown) return host;
-    return this.#fallback();
+    return this.#fallback(headers.host);
   }
 
-  async #resolveLearning(named: string | undefined, host: string | undefined): Promise<string | undefined> {
+  async #resolveLearning(named: string | undefined, host: string | undefined, rawHost: string | undefined): Promise<string | undefined> {
     if (named !== undefined && (await this.#learn(named))?.trustsSiteHeader) return named;
     if (host !== undefined && (await this.#learn(host))) return host;
-    return this.#fallback();
+    return this.#fallback(rawHost);
   }
 
-  async #fallback(): Promise<string | undefined> {
+  /**
+   * `default_site`, for a request that names no host one could give a site: none at all, an
+   * address, or `localhost` (local use). Any other unknown name is a 404, so a wildcard DNS entry
+   * does not expose the default site under every name.
+   */
+  async #fallback(rawHost: string | undefined): Promise<string | undefined> {
     const name = this.#options.defaultSite;
-    return name !== undefined && (await this.#learn(name)) ? name : undefined;
+    if (name === undefined || !isLocalHost(rawHost)) return undefined;
+    return (await this.#learn(name)) ? name : undefined;
   }
 
   /** What the folder of site `name` says, read once (a missing folder is looked for again next time). */
