@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { DoesNotExistError, ServiceUnavailableError, type FwError } from '../errors/index.js';
 import { buildApp } from '../http/app.js';
 import { clientErrorHandler, expectationFailedHandler, rawErrorAnswer } from '../http/framework-errors.js';
-import { startSiteWorker, type RunningJobs } from '../site/site-jobs.js';
+import { schedulerTickFromEnv, startSiteWorker, type RunningJobs } from '../site/site-jobs.js';
 import { loadSiteConfig } from '../site/site-config.js';
 import { openSite } from '../site/open-site.js';
 import { sitePaths } from '../site/site-paths.js';
@@ -136,7 +136,7 @@ function siteOpener(options: ServeSitesOptions, log: ProcessLog, frontAddress: (
         await site.close();
         throw err;
       }
-      const jobs = options.jobConcurrency === 0 ? undefined : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log });
+      const jobs = options.jobConcurrency === 0 ? undefined : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log, schedulerTickMs: schedulerTickFromEnv() });
       let appClosed: Promise<void> | undefined;
       const openedApp = app;
       return { site, app, server: server as SiteServer, jobs, closeApp: () => (appClosed ??= openedApp.close()) };
