@@ -78,7 +78,11 @@ function streamUpload(origin: string, auth: string, name: string, bytes: number)
     req.on('response', (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => (res.statusCode === 200 ? resolve((JSON.parse(text) as { message: { file_url: string } }).message.file_url) : reject(new Error(`upload: ${res.statusCode} ${text.slice(0, 300)}`))));
+      res.on('end', () =>
+        res.statusCode === 200
+          ? resolve((JSON.parse(text) as { message: { file_url: string } }).message.file_url)
+          : reject(new Error(`upload: ${res.statusCode} ${text.slice(0, 300)}`)),
+      );
     });
     req.on('error', reject);
     req.write(head);
@@ -113,7 +117,12 @@ function download(origin: string, auth: string, path: string): Promise<number> {
   });
 }
 
-async function benchBackend(entry: FwEntry, backend: 'local' | 's3', options: { mb: number; count: number; bigMb: number; seconds: number }, log: (line: string) => void): Promise<FileFigures> {
+async function benchBackend(
+  entry: FwEntry,
+  backend: 'local' | 's3',
+  options: { mb: number; count: number; bigMb: number; seconds: number },
+  log: (line: string) => void,
+): Promise<FileFigures> {
   const root = await mkdtemp(join(tmpdir(), 'fw-bench-files-'));
   let s3: { close(): Promise<void>; fileStorage(): Record<string, unknown> } | undefined;
   let server: ServerProcess | undefined;
@@ -127,9 +136,18 @@ async function benchBackend(entry: FwEntry, backend: 'local' | 's3', options: { 
       s3 = await startS3Server();
     }
     const limit = Math.max(options.bigMb, options.mb) * MiB + MiB;
-    await writeFile(configFile, JSON.stringify({ ...config, max_file_size: limit, max_request_size: limit, ...(s3 ? { file_storage: s3.fileStorage() } : {}) }));
+    await writeFile(
+      configFile,
+      JSON.stringify({ ...config, max_file_size: limit, max_request_size: limit, ...(s3 ? { file_storage: s3.fileStorage() } : {}) }),
+    );
     const port = await freePort();
-    server = spawnServer({ name: `fw (${backend})`, args: [...entry.nodeArgs, 'serve', '--site', site.dir, '--port', String(port), '--jobs', '0'], cores: undefined, port, env: { FW_LOG_LEVEL: 'warn' } });
+    server = spawnServer({
+      name: `fw (${backend})`,
+      args: [...entry.nodeArgs, 'serve', '--site', site.dir, '--port', String(port), '--jobs', '0'],
+      cores: undefined,
+      port,
+      env: { FW_LOG_LEVEL: 'warn' },
+    });
     await waitUntilServing(server, '/api/method/ping');
     const auth = await adminToken(server.origin, site.adminPassword);
 
@@ -201,9 +219,13 @@ export async function runFilesBench(argv: string[]): Promise<number> {
   console.log(entry.note);
   const results: FileFigures[] = [];
   for (const backend of backends) results.push(await benchBackend(entry, backend, options, console.log));
-  console.log(`\n| backend | upload MB/s (${options.count} × ${options.mb} MiB) | download MB/s | private GET req/s (1 KiB, 10 connections) | ${options.bigMb} MiB upload | RSS before → peak during it |\n|---|---|---|---|---|---|`);
+  console.log(
+    `\n| backend | upload MB/s (${options.count} × ${options.mb} MiB) | download MB/s | private GET req/s (1 KiB, 10 connections) | ${options.bigMb} MiB upload | RSS before → peak during it |\n|---|---|---|---|---|---|`,
+  );
   for (const r of results) {
-    console.log(`| ${r.backend} | ${r.uploadMBps} | ${r.downloadMBps} | ${r.privateGetRps} | ${r.bigUploadSeconds} s | ${r.rssBeforeMiB ?? '?'} → ${r.peakRssMiB ?? '?'} MiB |`);
+    console.log(
+      `| ${r.backend} | ${r.uploadMBps} | ${r.downloadMBps} | ${r.privateGetRps} | ${r.bigUploadSeconds} s | ${r.rssBeforeMiB ?? '?'} → ${r.peakRssMiB ?? '?'} MiB |`,
+    );
   }
   return 0;
 }

@@ -84,7 +84,10 @@ async function serveUntilStopped(options: ServeSiteOptions): Promise<number> {
     await site.close();
     throw err;
   }
-  const jobs = options.jobConcurrency === 0 ? undefined : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log, schedulerTickMs: schedulerTickFromEnv() });
+  const jobs =
+    options.jobConcurrency === 0
+      ? undefined
+      : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log, schedulerTickMs: schedulerTickFromEnv() });
   const signal = await stopped;
   app.log.info(`${signal}: finishing requests in flight`);
   await socketioPort?.close();

@@ -65,11 +65,15 @@ export async function serveSites(options: ServeSitesOptions): Promise<number> {
   const pretty = options.logFormat === 'pretty' ? prettyLogStream() : undefined;
   const log = pretty ? jsonLineLog(options.logLevel, (line) => pretty.write(line)) : jsonLineLog(options.logLevel);
   const front = createServer({ requireHostHeader: false, keepAliveTimeout: 72_000 });
-  const registry = new SiteRegistry<OpenSite>(options.dir, siteOpener(options, log, () => front.address()), {
-    defaultSite: options.defaultSite,
-    idleMs: options.idleSeconds * 1000,
-    onCloseError: (err, name) => log.error('site did not close cleanly', { site: name, err: String(err) }),
-  });
+  const registry = new SiteRegistry<OpenSite>(
+    options.dir,
+    siteOpener(options, log, () => front.address()),
+    {
+      defaultSite: options.defaultSite,
+      idleMs: options.idleSeconds * 1000,
+      onCloseError: (err, name) => log.error('site did not close cleanly', { site: name, err: String(err) }),
+    },
+  );
   const frontLog = { debug: () => {}, error: (obj: object, msg: string) => log.error(msg, obj as Record<string, unknown>) };
   front.on('request', dispatchRequests(registry, frontLog));
   front.on('upgrade', dispatchUpgrades(registry, frontLog));
@@ -136,7 +140,10 @@ function siteOpener(options: ServeSitesOptions, log: ProcessLog, frontAddress: (
         await site.close();
         throw err;
       }
-      const jobs = options.jobConcurrency === 0 ? undefined : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log, schedulerTickMs: schedulerTickFromEnv() });
+      const jobs =
+        options.jobConcurrency === 0
+          ? undefined
+          : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log, schedulerTickMs: schedulerTickFromEnv() });
       let appClosed: Promise<void> | undefined;
       const openedApp = app;
       return { site, app, server: server as SiteServer, jobs, closeApp: () => (appClosed ??= openedApp.close()) };
@@ -185,26 +192,36 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
 function withSite(
   registry: SiteRegistry<OpenSite>,
   req: IncomingMessage,
-  done: { once(event: 'close', listener: () => void): unknown },
+  done: { once(event: 'close', listener: () => void): unknown; readonly closed?: boolean; readonly destroyed?: boolean },
   work: (site: OpenSite) => void,
   refusal: (error: FwError) => void,
   log: FrontLog,
 ): void {
-  const take = (name: string | undefined) => {
-    if (name === undefined) return refusal(unknownSite(req.headers));
+  const take = (name: string | undefined): void => {
+    if (name === undefined) {
+      refusal(unknownSite(req.headers));
+      return;
+    }
+    // Counted busy from the moment the site is had, until the response or socket closes (it may
+    // have closed while the site was opening). A failed opening holds nothing to release.
+    const use = (site: OpenSite): void => {
+      if (done.closed === true || done.destroyed === true) registry.release(name);
+      else done.once('close', () => registry.release(name));
+      work(site);
+    };
     let acquired: OpenSite | Promise<OpenSite>;
     try {
       acquired = registry.acquire(name);
     } catch (err) {
-      return refusal(cannotOpen(name, err, log));
+      refusal(cannotOpen(name, err, log));
+      return;
     }
-    done.once('close', () => registry.release(name));
-    if (!isPromise(acquired)) return work(acquired);
-    acquired.then(work, (err: unknown) => refusal(cannotOpen(name, err, log)));
+    if (isPromise(acquired)) acquired.then(use, (err: unknown) => refusal(cannotOpen(name, err, log)));
+    else use(acquired);
   };
   const name = registry.resolve(req.headers);
-  if (!isPromise(name)) return take(name);
-  name.then(take, (err: unknown) => refusal(cannotOpen(String(req.headers.host), err, log)));
+  if (isPromise(name)) name.then(take, (err: unknown) => refusal(cannotOpen(String(req.headers.host), err, log)));
+  else take(name);
 }
 
 function dispatchRequests(registry: SiteRegistry<OpenSite>, log: FrontLog) {

@@ -65,7 +65,10 @@ for (const dialect of testDialects()) {
       await newSite(A);
       // Only b believes X-Frappe-Site-Name, as a site behind the reference's proxy set-up would.
       await newSite(B, { trust_site_header: true });
-      serve = await startServe(['--sites', dir, '--default-site', A, '--site-idle', String(IDLE_SECONDS), '--jobs', '0'], { workers: 1, readyTimeoutMs: 120_000 });
+      serve = await startServe(['--sites', dir, '--default-site', A, '--site-idle', String(IDLE_SECONDS), '--jobs', '0'], {
+        workers: 1,
+        readyTimeoutMs: 120_000,
+      });
       creds[A] = await loginOn(serve.baseUrl, `${A}:8000`);
       creds[B] = await loginOn(serve.baseUrl, B);
     });
@@ -77,7 +80,12 @@ for (const dialect of testDialects()) {
     });
 
     test('each site answers its own host, with its own data', async () => {
-      const made = await call({ method: 'POST', path: '/api/resource/ToDo', headers: { host: A, authorization: creds[A].authorization }, body: { description: 'only on a' } });
+      const made = await call({
+        method: 'POST',
+        path: '/api/resource/ToDo',
+        headers: { host: A, authorization: creds[A].authorization },
+        body: { description: 'only on a' },
+      });
       assert.equal(made.status, 200, made.text);
       const name = String((made.json().data as { name: string }).name);
       const onA = await call({ method: 'GET', path: `/api/resource/ToDo/${name}`, headers: { host: A, authorization: creds[A].authorization } });
@@ -87,7 +95,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(onB.json().data, []);
     });
 
-    test("a session cookie and an API token of one site are refused by the other", async () => {
+    test('a session cookie and an API token of one site are refused by the other', async () => {
       assert.equal((await whoAmI({ host: A, cookie: creds[A].cookie })).json().message, 'Administrator');
       const cookieOnB = await whoAmI({ host: B, cookie: creds[A].cookie });
       assert.equal(cookieOnB.status, 403, cookieOnB.text);
@@ -135,14 +143,22 @@ for (const dialect of testDialects()) {
       const ready = await stream.next('ready');
       stream.close();
       assert.equal(ready.data.user, 'Guest');
-      assert.deepEqual(ready.data.rooms.filter((r: string) => r.includes('ToDo')), []);
+      assert.deepEqual(
+        ready.data.rooms.filter((r: string) => r.includes('ToDo')),
+        [],
+      );
 
       const onA = await connectSocket(base, { namespace: `/${A}`, headers: { host: A, authorization: creds[A].authorization } });
       const onB = await connectSocket(base, { namespace: `/${B}`, headers: { host: B, authorization: creds[B].authorization } });
       sockets.push(onA, onB);
       for (const s of [onA, onB]) assert.deepEqual(await s.ask('doctype_subscribe', 'ToDo'), { ok: true });
       const insert = async (host: string, description: string) => {
-        const res = await call({ method: 'POST', path: '/api/resource/ToDo', headers: { host, authorization: creds[host].authorization }, body: { description } });
+        const res = await call({
+          method: 'POST',
+          path: '/api/resource/ToDo',
+          headers: { host, authorization: creds[host].authorization },
+          body: { description },
+        });
         assert.equal(res.status, 200, res.text);
         return String((res.json().data as { name: string }).name);
       };
@@ -151,11 +167,7 @@ for (const dialect of testDialects()) {
       const fromB = await insert(B, 'event on b');
       await onB.next('list_update', (m) => m.name === fromB);
       assert.ok(!onB.received.some((r) => r.event === 'list_update' && (r.args[0] as { description?: string }).description === 'event on a'));
-      assert.equal(
-        onA.received.filter((r) => r.event === 'list_update').length,
-        1,
-        `a's socket heard only a's insert: ${JSON.stringify(onA.received)}`,
-      );
+      assert.equal(onA.received.filter((r) => r.event === 'list_update').length, 1, `a's socket heard only a's insert: ${JSON.stringify(onA.received)}`);
       onA.close();
       onB.close();
     });

@@ -46,7 +46,9 @@ async function startMachine(dir: string): Promise<Machine> {
 
 const postgres = testDialects().find((d) => d.name === 'postgres');
 
-describe('two fw processes with folders of their own on one PostgreSQL database and one bucket', { skip: postgres ? false : 'PostgreSQL not in FW_TEST_DIALECTS' }, () => {
+describe('two fw processes with folders of their own on one PostgreSQL database and one bucket', {
+  skip: postgres ? false : 'PostgreSQL not in FW_TEST_DIALECTS',
+}, () => {
   let root: string;
   let db: { url: string; drop(): Promise<void> };
   let s3: S3Server;
@@ -182,7 +184,10 @@ describe('two fw processes with folders of their own on one PostgreSQL database 
     const slots = rows.map((r) => r.slot);
     assert.ok(slots.length >= 4, `several slots ran: ${JSON.stringify(rows)}`);
     assert.equal(new Set(slots).size, slots.length, `no slot twice: ${JSON.stringify(slots)}`);
-    const ticks = await on(one, { method: 'GET', path: `/api/resource/ToDo?filters=${encodeURIComponent('[["description","like","tick@%"]]')}&limit_page_length=0` });
+    const ticks = await on(one, {
+      method: 'GET',
+      path: `/api/resource/ToDo?filters=${encodeURIComponent('[["description","like","tick@%"]]')}&limit_page_length=0`,
+    });
     const complete = (await completed()).filter((r) => r.status === 'Complete').length;
     assert.ok((ticks.json().data as unknown[]).length >= complete - 1, 'each completed slot ran its handler');
   });
