@@ -209,3 +209,22 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe('fw serve --sites refuses what it cannot honour', () => {
+  test('--workers, --db and --site beside --sites are usage errors that start nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fw-sites-refused-'));
+    try {
+      for (const extra of [
+        ['--workers', '2'],
+        ['--db', 'sqlite:x.db'],
+        ['--site', dir],
+        ['--site-idle', '-1'],
+      ]) {
+        const run = await runCli(['serve', '--sites', dir, '--port', '0', ...extra]);
+        assert.equal(run.code, 2, `${extra.join(' ')}: ${run.out}${run.err}`);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
