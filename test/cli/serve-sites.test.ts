@@ -211,7 +211,7 @@ for (const dialect of testDialects()) {
 }
 
 describe('fw serve --sites refuses what it cannot honour', () => {
-  test('--workers, --db and --site beside --sites are usage errors that start nothing', async () => {
+  test('--workers, --db, --site and --socketio-port beside --sites are usage errors that start nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fw-sites-refused-'));
     try {
       for (const extra of [

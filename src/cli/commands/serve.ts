@@ -115,6 +115,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
 async function serveSitesCommand(dir: string, values: Record<string, string | boolean | undefined>): Promise<number> {
   const text = (key: string) => (typeof values[key] === 'string' ? (values[key] as string) : undefined);
   if (text('site') !== undefined) throw new UsageError('give either --site or --sites, not both');
+  if (text('socketio-port') !== undefined) throw new UsageError('--socketio-port is not available with --sites: clients connect Socket.IO to the main port');
   if (text('db') !== undefined) throw new UsageError('--db names one database: with --sites each site keeps its own db_url in its site_config.json');
   const workers = parseWorkerCount(text('workers') ?? process.env.FW_WORKERS);
   if (workers !== 1) throw new UsageError('--sites serves from one process: run several fw serve --sites behind the load balancer instead of --workers');
