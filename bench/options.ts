@@ -47,7 +47,10 @@ export const USAGE = `npm run bench -- [options]
   --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})
   --only http|jobs|data|mail|ui   only the HTTP scenarios, jobs/webhooks throughput, export/search, mail, or the admin UI list in chromium (default all)
   --realtime [--sockets 1000] [--rate 100] [--seconds 20] [--documents 100]
-                             instead: the realtime scenario (commit-to-receipt delay, lost events, memory per socket)`;
+                             instead: the realtime scenario (commit-to-receipt delay, lost events, memory per socket)
+  --files [--mb 16] [--count 4] [--big-mb 1024] [--seconds 5] [--backend local|s3]
+                             instead: file upload/download MB/s, private GET req/s and RSS during a big upload,
+                             on the local backend and on s3rver`;
 
 function positiveList(text: string, flag: string): number[] {
   const values = text.split(',').map((s) => Number(s.trim()));

@@ -20,6 +20,7 @@ import { runImportBench } from './import-bench.js';
 import { runDataBench } from './data-bench.js';
 import { runMailBench } from './mail-bench.js';
 import { runUiBench } from './ui-bench.js';
+import { runFilesBench } from './files-bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(line);
@@ -74,6 +75,8 @@ async function main(argv: string[]): Promise<number> {
   if (argv.includes('--realtime')) return runRealtimeBench(argv);
   // Data Import throughput is its own run too (bench/import-bench.ts).
   if (argv.includes('--import')) return runImportBench(argv);
+  // File throughput per storage backend, local and s3rver (bench/files-bench.ts).
+  if (argv.includes('--files')) return runFilesBench(argv);
   let options: BenchOptions;
   try {
     const parsed = parseBenchOptions(argv);

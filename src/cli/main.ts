@@ -4,6 +4,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { maintenanceCommand, maintenanceUsage } from './commands/maintenance.js';
 import { mailCommand, mailUsage } from './commands/mail.js';
 import { newSiteCommand } from './commands/new-site.js';
+import { dropSiteCommand, dropSiteUsage } from './commands/drop-site.js';
 import { restoreCommand } from './commands/restore.js';
 import { serveCommand } from './commands/serve.js';
 import { typesCommand, typesUsage } from './commands/types.js';
@@ -29,6 +30,9 @@ Commands:
   serve [--site <dir>] [--host <h>] [--port <n>] [--db <url>] [--workers <n|auto>] [--jobs <n>]
                                                         serve a site (created first when missing);
                                                         each process also runs <n> background jobs (default 2)
+  serve --sites <dir> [--default-site <name>] [--site-idle <s>]
+                                                        serve every site folder under <dir>, chosen by Host
+  drop-site <dir> [--yes]                               delete a site (and the PostgreSQL database fw created)
   worker [--site <dir>] [--db <url>] [--concurrency <n>] [--queue <q> ...]
                                                         a process that only runs background jobs
   user add <email> [--password <pw>] [--first-name <n>] [--role <R> ...]
@@ -43,11 +47,12 @@ Commands:
   mail test <address> [--site <dir>] [--account <name>] send a test mail now; on failure name the step that failed
   files migrate --to s3|local [--site <dir>]            copy the site's files to the other storage backend
 
-Environment: FW_SITE, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_JOBS, FW_ADMIN_PASSWORD, FW_USER_PASSWORD,
+Environment: FW_SITE, FW_SITES, FW_HOST, FW_PORT, FW_DB_URL, FW_WORKERS, FW_JOBS, FW_ADMIN_PASSWORD, FW_USER_PASSWORD,
              FW_LOG_LEVEL, FW_LOG_FORMAT`;
 
 const COMMANDS: Record<string, Command> = {
   'new-site': { run: newSiteCommand, usage: newSiteUsage },
+  'drop-site': { run: dropSiteCommand, usage: dropSiteUsage },
   serve: { run: serveCommand, usage: serveUsage },
   migrate: { run: migrateCommand, usage: migrateUsage },
   backup: { run: backupCommand, usage: backupUsage },

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.js';
-import { startSiteWorker } from '../site/site-jobs.js';
+import { schedulerTickFromEnv, startSiteWorker } from '../site/site-jobs.js';
 import { listenOnSocketIoPort, type ExtraPort } from '../realtime/socketio-port.js';
 import { openSite } from '../site/open-site.js';
 import { prettyLogStream, type LogFormat } from './log-format.js';
@@ -84,7 +84,10 @@ async function serveUntilStopped(options: ServeSiteOptions): Promise<number> {
     await site.close();
     throw err;
   }
-  const jobs = options.jobConcurrency === 0 ? undefined : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log });
+  const jobs =
+    options.jobConcurrency === 0
+      ? undefined
+      : startSiteWorker(site, { concurrency: options.jobConcurrency, logger: app.log, schedulerTickMs: schedulerTickFromEnv() });
   const signal = await stopped;
   app.log.info(`${signal}: finishing requests in flight`);
   await socketioPort?.close();

@@ -37,6 +37,12 @@ export interface AppOptions {
   readonly bodyIdleTimeoutMs?: number;
   /** Told of every route as it is added (the test that every route is described in docs/openapi.md uses it). */
   readonly onRoute?: (route: RouteOptions) => void;
+  /**
+   * The server the app's handler is given to, instead of one of its own: `fw serve --sites` hands
+   * each site a server that never listens and passes it the requests for that site
+   * (cli/site-server.ts; docs/architecture.md "Several sites in one process").
+   */
+  readonly serverFactory?: FastifyServerOptions['serverFactory'];
 }
 
 /**
@@ -85,6 +91,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     // the outermost trusted proxy appended to X-Forwarded-For, never a hop the client wrote
     // itself (the login throttle and session records key on it; docs/deployment.md).
     trustProxy: trustProxyOption(site.config.trust_proxy),
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
 
   let closing = false;

@@ -68,8 +68,8 @@ function fromClientError(err: NodeJS.ErrnoException): FrameworkError {
   }
 }
 
-/** The head and body of an error answered outside Fastify (on the socket or a bare ServerResponse). */
-function rawErrorAnswer(
+/** The head and body of an error answered outside Fastify (on the socket, a bare ServerResponse, or by the site dispatcher). */
+export function rawErrorAnswer(
   framework: FrameworkError,
   developerMode: boolean,
   log: FastifyBaseLogger,

@@ -292,7 +292,7 @@ export async function createSite(
   try {
     await mkdir(paths.publicFiles, { recursive: true });
     await mkdir(paths.privateFiles, { recursive: true });
-    await writeNewSiteConfig(paths.config, dbUrl);
+    await writeNewSiteConfig(paths.config, dbUrl, createdDatabase);
     const site = await openSite(dir, { progress: options.progress, create: true });
     try {
       await site.db.transaction((q) => setAdministratorPassword(q, site.db.dialect, options.adminPassword ?? (generatedPassword as string)));

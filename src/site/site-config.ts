@@ -70,6 +70,13 @@ export interface SiteConfig {
   readonly mail: MailConfig;
   /** Where uploaded files live: local disk or an S3-compatible bucket (docs/files.md "Storage backends"). */
   readonly file_storage: FileStorageConfig;
+  /**
+   * Under `fw serve --sites`: a request naming this site in `X-Frappe-Site-Name` is served by it
+   * whatever its Host (the reference's proxy set-up; docs/deployment.md "Several sites in one process").
+   */
+  readonly trust_site_header: boolean;
+  /** Written by site creation when fw created the PostgreSQL database itself: `fw drop-site` then drops it too. */
+  readonly db_created_by_fw: boolean;
 }
 
 /** The `trust_proxy` forms: none, a number of proxy hops, or the proxies' addresses. */
@@ -129,6 +136,8 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   realtime: DEFAULT_REALTIME_CONFIG,
   mail: DEFAULT_MAIL_CONFIG,
   file_storage: DEFAULT_FILE_STORAGE,
+  trust_site_header: false,
+  db_created_by_fw: false,
 };
 
 /** Every key fw reads from site_config.json: SiteConfig's, with realtime's settings at the top level. */
@@ -248,6 +257,8 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
     file_storage: parseFileStorageConfig(raw.file_storage, (problem) => {
       throw new SiteConfigError(`site_config.json: ${problem}`);
     }),
+    trust_site_header: Boolean(expect(raw.trust_site_header, isBoolean, 'trust_site_header', 'true or false', false)),
+    db_created_by_fw: Boolean(expect(raw.db_created_by_fw, isBoolean, 'db_created_by_fw', 'true or false', false)),
   };
   if (!config.db_url) throw new SiteConfigError(`${file}: "db_url" is missing`);
   const badUrl = checkDatabaseUrl(config.db_url);
@@ -257,8 +268,8 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
   return config;
 }
 
-/** Writes a new site's config: database URL and a fresh encryption key. */
-export async function writeNewSiteConfig(file: string, dbUrl: string): Promise<void> {
-  const config = { db_url: dbUrl, encryption_key: randomBytes(32).toString('base64url') };
+/** Writes a new site's config: database URL, a fresh encryption key, and whether fw created the database. */
+export async function writeNewSiteConfig(file: string, dbUrl: string, createdDatabase = false): Promise<void> {
+  const config = { db_url: dbUrl, encryption_key: randomBytes(32).toString('base64url'), ...(createdDatabase ? { db_created_by_fw: true } : {}) };
   await writeFile(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
 }

@@ -36,6 +36,12 @@ export interface RunningJobs {
   stop(): Promise<void>;
 }
 
+/** FW_SCHEDULER_TICK_MS: how often the scheduler looks for due slots (default 30 s; tests shorten it). */
+export function schedulerTickFromEnv(): number | undefined {
+  const tick = Number(process.env.FW_SCHEDULER_TICK_MS);
+  return Number.isInteger(tick) && tick > 0 ? tick : undefined;
+}
+
 /** Starts a worker on the site's queue (jobs can read and write documents) and the scheduler. */
 export function startSiteWorker(site: Site, options: Omit<JobWorkerOptions, 'units'> & { schedulerTickMs?: number } = {}): RunningJobs {
   const worker = new JobWorker(site.jobs, { ...options, units: siteJobUnits(site) });

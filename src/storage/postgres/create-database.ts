@@ -67,3 +67,14 @@ export async function dropCreatedDatabase(url: string): Promise<void> {
   maintenance.pathname = '/postgres';
   await withClient(maintenance.toString(), (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)}`));
 }
+
+/**
+ * Drops a site's database for `fw drop-site`, ending the sessions still connected to it (a server
+ * still serving the site): PostgreSQL 13's `WITH (FORCE)`.
+ */
+export async function dropSiteDatabase(url: string): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  const maintenance = new URL(url);
+  maintenance.pathname = '/postgres';
+  await withClient(maintenance.toString(), (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`));
+}
