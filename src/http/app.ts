@@ -9,6 +9,7 @@ import { SOCKET_IO_PATH } from '../realtime/socket-server.js';
 import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { bodyIdleTimeout, DEFAULT_BODY_IDLE_TIMEOUT_MS } from './body-idle-timeout.js';
+import { authenticate } from './authenticate.js';
 import { applyCors, corsSteps } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
 import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestError, missingHost, shuttingDown } from './framework-errors.js';
@@ -128,7 +129,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     onResponse: [uploads.release, countAnswers(site)],
   });
 
-  registerMetricsRoutes(app, site);
+  registerMetricsRoutes(app, site, (req) => authenticate(site, req));
   registerResourceRoutes(app, site);
   registerMethodRoutes(app, site);
   registerFileRoutes(app, site);

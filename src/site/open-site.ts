@@ -2,7 +2,9 @@ import { mkdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { loadApps } from '../apps/load-apps.js';
 import { registerApps } from '../apps/register-apps.js';
+import { Identity } from '../auth/identity.js';
 import { loadPrincipal } from '../auth/principal.js';
+import { PrincipalCache } from '../auth/principal-cache.js';
 import { adminPasswordWeakness } from '../auth/password-policy.js';
 import { SessionStore } from '../auth/sessions.js';
 import { TokenCache } from '../auth/token-cache.js';
@@ -71,6 +73,8 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
   const { paths, config, db } = await openSiteDatabase(dir, { dbUrl: options.dbUrl, create: options.create, warn: options.warn });
   // Declared first: the file store's failure report reaches the site's logger once the site exists.
   let site: Site | undefined;
+  // The same site once it exists, for the callbacks that run only after (the session expiry).
+  let opened!: Site;
   try {
     const types = createFieldTypeRegistry();
     const apps = await loadApps(paths.root, config.apps, types);
@@ -143,10 +147,18 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     });
     await registerApps(apps, { hooks, methods, documents, jobs, realtime, mail });
 
-    site = new Site(paths, config, db, metas, hooks, documents, methods, new SessionStore(db.dialect), tokenCache, realtime, files, jobs, mail);
+    const sessions = new SessionStore(db.dialect);
+    const identity = new Identity({
+      db,
+      principals: new PrincipalCache(),
+      tokenCache,
+      sessions,
+      sessionExpirySeconds: async () => (await siteSettings(opened)).session_expiry,
+    });
+    site = new Site(paths, config, db, metas, hooks, documents, methods, sessions, identity, realtime, files, jobs, mail);
     if (config.file_storage.backend === 'local') await warnAboutFileFolders(paths, options.warn);
     const { settingsCache } = site;
-    const opened = site;
+    opened = site;
     registerWebhooks({
       hooks,
       methods,
