@@ -62,8 +62,6 @@ export interface IdentityParts {
  */
 export class Identity {
   #bearer: BearerVerifier | undefined;
-  /** Method paths an OAuth token without the `all` scope may still call (the userinfo endpoint). */
-  readonly scopeFreeMethods = new Set<string>();
 
   constructor(private readonly parts: IdentityParts) {}
 

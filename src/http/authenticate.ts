@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import type { Authenticated, Credentials, IdentityHolder } from '../auth/identity.js';
+import { PermissionError } from '../errors/index.js';
 
 export type { Authenticated, Credentials } from '../auth/identity.js';
 
@@ -23,8 +24,19 @@ export function requestCredentials(req: FastifyRequest, parameter = sidParameter
 export function authenticate(site: IdentityHolder, req: FastifyRequest): MaybePromise<Authenticated> {
   const parameter = sidParameter(req);
   const result = site.identity.authenticate(requestCredentials(req, parameter));
-  if (parameter === undefined) return result;
-  return andThen(result, (r) => (r.sid !== undefined ? { ...r, sidFromParameter: true } : r));
+  return andThen(result, (r) => {
+    if (r.scopes !== undefined && !r.scopes.has(API_SCOPE)) throw insufficientScope();
+    return parameter !== undefined && r.sid !== undefined ? { ...r, sidFromParameter: true } : r;
+  });
+}
+
+/** The scope an OAuth bearer token needs for /api (the reference's `all`); `openid` alone reads only the profile. */
+const API_SCOPE = 'all';
+
+function insufficientScope(): PermissionError {
+  return new PermissionError(`This bearer token was not granted the "${API_SCOPE}" scope, which the API needs`, {
+    details: { oauthError: 'insufficient_scope', oauthStatus: 403 },
+  });
 }
 
 /** The `sid` of the query string, or of a form or JSON body (docs/api.md "Authentication"). */

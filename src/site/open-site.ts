@@ -33,6 +33,7 @@ import { registerDataExport } from '../data-export/register-data-export.js';
 import { registerSearch } from '../search/register-search.js';
 import { registerMail } from '../mail/register-mail.js';
 import { registerCollaboration } from '../collaboration/register-collaboration.js';
+import { registerOAuth } from '../oauth/register-oauth.js';
 import { noticeSubject, noticeType } from '../collaboration/notice-subject.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
@@ -183,6 +184,17 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       db,
       metas,
       report: (err) => site?.logger.error({ err }, 'global search: an index batch failed; the rebuild job repairs the index'),
+    });
+    // After webhooks: the OAuth Client's fresh secret is put into the document after their hooks saw it.
+    site.oauth = registerOAuth({
+      hooks,
+      methods,
+      documents,
+      db,
+      encryptionKey: config.encryption_key,
+      read: (principal, work) => opened.read(principal, work),
+      write: (principal, work) => opened.write(principal, work),
+      acceptBearerTokens: (verifier) => identity.acceptBearerTokens(verifier),
     });
     registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.

@@ -15,6 +15,7 @@ import { FwError, InReadOnlyMode, SessionStopped } from '../errors/index.js';
 import { MaintenanceWatch } from './maintenance.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
+import type { OAuthProvider } from '../oauth/oauth-provider.js';
 import type { MethodRegistry, MethodServices } from '../rpc/method-registry.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import { StaleCheck, type Database, type DeferredCheck, type Queryable } from '../storage/database.js';
@@ -87,6 +88,8 @@ export class Site implements UnitRunner {
   readonly principals: PrincipalCache;
   /** API tokens verified in the last second (see TokenCache). */
   readonly tokenCache: TokenCache;
+  /** The OAuth2 / OpenID Connect provider, whose routes http/ serves (docs/identity.md "fw as an OAuth2 / OpenID Connect provider"); set by openSite. */
+  oauth: OAuthProvider | undefined;
   /** Where failures after a commit are logged; the server replaces it with its own logger. */
   logger: SiteLogger = stderrLogger;
   /** site_config.json's maintenance keys as they are now (docs/configuration.md "Maintenance"). */
