@@ -287,6 +287,46 @@ for (const dialect of testDialects()) {
       assert.equal(await api(tokens.access_token), 401);
     });
 
+    test('an expired code and an expired access token are refused', async () => {
+      const config = await relyingParty(confidential);
+      const verifier = oidc.randomPKCECodeVerifier();
+      const params = {
+        client_id: confidential.clientId,
+        redirect_uri: CALLBACK,
+        response_type: 'code',
+        scope: 'all openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      };
+      const code = (await consent(params)).searchParams.get('code') as string;
+      // Ten minutes and a second later, as far as the stored expiry is concerned.
+      await backdate('OAuth Authorization Code', 601);
+      const late = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier }, confidential);
+      assert.equal(late.status, 400);
+      assert.equal(late.body.error, 'invalid_grant');
+      const { tokens } = await codeFlow(config);
+      assert.equal(await api(tokens.access_token), 200);
+      await backdate('OAuth Bearer Token', 3601);
+      assert.equal(await api(tokens.access_token), 401);
+    });
+
+    /** Moves every stored expiry of `doctype` `seconds` into the past. */
+    async function backdate(doctype: string, seconds: number): Promise<void> {
+      const table = t.site.metas.get(doctype).tableName;
+      await t.site.db.transaction(async (q) => {
+        const rows = await q.all<{ name: string; expires_at: number }>(t.site.db.dialect.builder.selectFrom(table).select(['name', 'expires_at']).compile());
+        for (const row of rows) {
+          await q.run(
+            t.site.db.dialect.builder
+              .updateTable(table)
+              .set({ expires_at: Number(row.expires_at) - seconds })
+              .where('name', '=', row.name)
+              .compile(),
+          );
+        }
+      });
+    }
+
     test('a code is bound to its client and to the redirect URI of its request', async () => {
       const other = await register({ app_name: 'Other' });
       const verifier = oidc.randomPKCECodeVerifier();
