@@ -4,11 +4,13 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { DoesNotExistError } from '../errors/index.js';
+import { oauthErrorOf } from '../oauth/oauth-errors.js';
 import { registerRealtime } from '../realtime/index.js';
 import { SOCKET_IO_PATH } from '../realtime/socket-server.js';
 import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { bodyIdleTimeout, DEFAULT_BODY_IDLE_TIMEOUT_MS } from './body-idle-timeout.js';
+import { authenticate } from './authenticate.js';
 import { applyCors, corsSteps } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
 import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestError, missingHost, shuttingDown } from './framework-errors.js';
@@ -27,6 +29,7 @@ import { refuseInMaintenance } from './maintenance.js';
 import { registerOpenApi } from './openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
+import { registerOAuthRoutes } from './routes/oauth-routes.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
 
 /** Options of the HTTP app. */
@@ -135,10 +138,12 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     onResponse: [uploads.release, countAnswers(site)],
   });
 
-  registerMetricsRoutes(app, site);
+  registerMetricsRoutes(app, site, (req) => authenticate(site, req));
   registerResourceRoutes(app, site);
   registerMethodRoutes(app, site);
   registerFileRoutes(app, site);
+  // fw as an OAuth2 / OpenID Connect provider (docs/identity.md "fw as an OAuth2 / OpenID Connect provider").
+  if (site.oauth) registerOAuthRoutes(app, site, site.oauth);
   // Socket.IO on this app's server and the event stream (docs/realtime.md).
   registerRealtime(app, site);
   // Other requests carrying `Upgrade` are answered as plain HTTP rather than dropped.
@@ -188,7 +193,15 @@ function errorBody(err: unknown, req: FastifyRequest, reply: FastifyReply, devel
     reply.header('Connection', 'close');
     if (mapped.status !== 408) lingerAfterAnswer(req);
   }
-  return req.url.startsWith('/api/v2/') ? v2ErrorBody(mapped, scope) : v1ErrorBody(mapped, scope);
+  if (req.url.startsWith('/api/v2/')) return v2ErrorBody(mapped, scope);
+  const body = v1ErrorBody(mapped, scope);
+  const oauth = oauthErrorOf(mapped.error);
+  if (!oauth) return body;
+  // An OAuth endpoint's refusal: RFC 6749's `error` and status beside fw's `exc_type`.
+  reply.code(oauth.status);
+  if (oauth.code === 'invalid_client' && req.headers.authorization) reply.header('WWW-Authenticate', 'Basic realm="fw"');
+  if (oauth.code === 'invalid_token' || oauth.code === 'insufficient_scope') reply.header('WWW-Authenticate', `Bearer error="${oauth.code}"`);
+  return { error: oauth.code, error_description: mapped.message, ...body };
 }
 
 /**

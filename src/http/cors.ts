@@ -1,42 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';
+import { type AllowCors, originAllowed, originListed } from '../settings/origin-policy.js';
 import { ANSWERED, type RequestStep } from './request-pipeline.js';
 
 /** What decides a CORS answer (setting `allow_cors`, developer mode). */
 export interface CorsSettings {
   /** `"*"` for any origin, a list of origins, or null when browsers from other origins get nothing. */
-  readonly allowCors: '*' | readonly string[] | null;
+  readonly allowCors: AllowCors;
   readonly developerMode: boolean;
 }
 
 /** How long browsers may cache a preflight answer outside developer mode (docs/configuration.md). */
 const PREFLIGHT_MAX_AGE_SECONDS = 86400;
-
-/** Origins compare without case and without a trailing slash, which a hand-written list may carry. */
-function normaliseOrigin(origin: string): string {
-  return origin.trim().replace(/\/+$/, '').toLowerCase();
-}
-
-/**
- * True when a browser at `origin` may read answers under `allowCors`: any origin with `"*"`, a
- * listed one otherwise. The opaque origin `null` (sandboxed frames, `file:` pages, some redirects)
- * never is: any page can make itself one (docs/security.md, "CORS").
- */
-export function originAllowed(allowCors: CorsSettings['allowCors'], origin: string | undefined): origin is string {
-  if (!origin || allowCors === null || normaliseOrigin(origin) === 'null') return false;
-  return allowCors === '*' || originListed(allowCors, origin);
-}
-
-/**
- * True when `allowCors` names `origin` itself: such an origin gets credentials and may write
- * with the session cookie (http/csrf.ts); `"*"` names no origin.
- */
-export function originListed(allowCors: CorsSettings['allowCors'], origin: string): boolean {
-  if (allowCors === null || allowCors === '*') return false;
-  const wanted = normaliseOrigin(origin);
-  return wanted !== 'null' && allowCors.some((allowed) => normaliseOrigin(allowed) === wanted);
-}
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const value = req.headers[name];

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { CSRFTokenError } from '../errors/index.js';
 import type { CorsSettings } from './cors.js';
-import { originListed } from './cors.js';
+import { originListed } from '../settings/origin-policy.js';
 
 /** Verbs that never write, so a cross-site request with them changes nothing (GET runs read-only). */
 const SAFE_VERBS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,11 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PermissionError } from '../errors/index.js';
-import { authenticate } from '../http/authenticate.js';
-import type { RequestStep } from '../http/request-pipeline.js';
+import type { Authenticated } from '../auth/identity.js';
+import type { MaybePromise } from '../async/maybe-promise.js';
 import type { Site } from '../site/site.js';
 import { clusterMetricsText } from './cluster-metrics.js';
 import { siteMetrics } from './site-metrics.js';
+
+/** Who a request is, as the HTTP layer authenticates it (handed in, so metrics never imports http/). */
+export type RequestAuthenticator = (req: FastifyRequest) => MaybePromise<Authenticated>;
 
 /** The URLs that answer the metrics: the conventional one and the method paths of both prefixes. */
 export const METRICS_URLS = [
@@ -29,11 +32,11 @@ function sameSecret(given: string, expected: string): boolean {
  * Manager by session or API token. Guest and every other user: 403; credentials that name nobody
  * (a wrong bearer token included): 401.
  */
-async function authorize(site: Site, req: FastifyRequest): Promise<void> {
+async function authorize(site: Site, req: FastifyRequest, authenticate: RequestAuthenticator): Promise<void> {
   const token = site.config.metrics_token;
   const header = req.headers.authorization;
   if (token && header !== undefined && /^bearer\s/i.test(header) && sameSecret(header.slice(7).trim(), token)) return;
-  const { principal } = await authenticate(site, req);
+  const { principal } = await authenticate(req);
   if (principal.isGuest) throw new PermissionError('Login required to read the metrics');
   if (!principal.roles.has('System Manager')) throw new PermissionError('Only a System Manager may read the metrics');
 }
@@ -53,7 +56,7 @@ function routeLabel(site: Site, req: FastifyRequest): string | undefined {
 }
 
 /** Counts every answered request by its route pattern and status (an onResponse step). */
-export function countAnswers(site: Site): RequestStep {
+export function countAnswers(site: Site): (req: FastifyRequest, reply: FastifyReply) => undefined {
   const metrics = siteMetrics(site);
   return (req, reply) => {
     metrics.observe(req.method, routeLabel(site, req), reply.statusCode, reply.elapsedTime / 1000);
@@ -62,10 +65,10 @@ export function countAnswers(site: Site): RequestStep {
 }
 
 /** `GET /metrics` and `GET /api/method/fw.metrics` (also `frappe.metrics`): the site's metrics in the Prometheus text format. */
-export function registerMetricsRoutes(app: FastifyInstance, site: Site): void {
+export function registerMetricsRoutes(app: FastifyInstance, site: Site, authenticate: RequestAuthenticator): void {
   const metrics = siteMetrics(site);
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    await authorize(site, req);
+    await authorize(site, req, authenticate);
     // Under `fw serve --workers N`, every worker's series by way of the primary; else this process's.
     const text = (await clusterMetricsText()) ?? (await metrics.registry.metrics());
     return reply.type(metrics.registry.contentType).send(text);

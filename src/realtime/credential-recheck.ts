@@ -1,5 +1,5 @@
 import { GUEST_USER } from '../auth/principal.js';
-import { authenticateCredentials } from '../http/authenticate.js';
+import { authenticateCredentials } from '../auth/identity.js';
 import type { Site } from '../site/site.js';
 import { principalOf } from './read-decider.js';
 import type { RealtimeHub } from './realtime-hub.js';

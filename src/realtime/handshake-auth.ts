@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { authenticateCredentials, type Authenticated } from '../http/authenticate.js';
-import { originAllowed, originListed } from '../http/cors.js';
+import { authenticateCredentials, type Authenticated } from '../auth/identity.js';
+import { originAllowed, originListed } from '../settings/origin-policy.js';
 import { siteSettings } from '../site/site-settings.js';
 import type { Site } from '../site/site.js';
 

@@ -1,5 +1,5 @@
 import { ADMINISTRATOR_USER, GUEST, GUEST_USER, type Principal } from '../auth/principal.js';
-import { resolvePrincipal } from '../http/authenticate.js';
+import { resolvePrincipal } from '../auth/identity.js';
 import type { Doc } from '../meta/doctype.js';
 import { mayUseDocument } from '../permissions/document-access.js';
 import { permissionContext } from '../documents/unit-permissions.js';

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
 import { DataError, TooManyRequestsError } from '../errors/index.js';
-import { authenticateCredentials } from '../http/authenticate.js';
-import { requestContext } from '../http/request-context.js';
+import { authenticateCredentials } from '../auth/identity.js';
 import type { Site } from '../site/site.js';
-import { cookiesTrusted, originTrust } from './handshake-auth.js';
+import { cookiesTrusted, originTrust, sidCookie } from './handshake-auth.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import { ownRooms } from './socket-handlers.js';
 import { formatEvent, StreamSubscriber, StreamTransport } from './sse-transport.js';
@@ -45,8 +44,11 @@ let streams = 0;
  * cookie its browser adds on its own; it is Guest unless it presents a token (docs/realtime.md, "Connecting with Socket.IO").
  */
 async function streamPrincipal(site: Site, req: FastifyRequest): Promise<{ principal: Principal; sid: string | undefined }> {
-  if (cookiesTrusted(await originTrust(site, req.headers))) return requestContext(site, req);
-  return authenticateCredentials(site, { authorization: req.headers.authorization, sid: () => undefined });
+  const cookies = cookiesTrusted(await originTrust(site, req.headers));
+  const parameter = (req.query as { sid?: unknown }).sid;
+  // A `sid` parameter wins over the cookie, as for any request (docs/api.md "Authentication").
+  const sid = () => (!cookies ? undefined : typeof parameter === 'string' && parameter !== '' ? parameter : sidCookie(req.headers.cookie));
+  return authenticateCredentials(site, { authorization: req.headers.authorization, sid });
 }
 
 /**

@@ -2,7 +2,9 @@ import { mkdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { loadApps } from '../apps/load-apps.js';
 import { registerApps } from '../apps/register-apps.js';
+import { Identity } from '../auth/identity.js';
 import { loadPrincipal } from '../auth/principal.js';
+import { PrincipalCache } from '../auth/principal-cache.js';
 import { adminPasswordWeakness } from '../auth/password-policy.js';
 import { SessionStore } from '../auth/sessions.js';
 import { TokenCache } from '../auth/token-cache.js';
@@ -34,6 +36,7 @@ import { registerTwoFactor, type TwoFactor } from '../twofactor/register-two-fac
 import type { JobClock } from '../jobs/job-clock.js';
 import { registerSocialLogin } from '../social-login/register-social-login.js';
 import { registerCollaboration } from '../collaboration/register-collaboration.js';
+import { registerOAuth } from '../oauth/register-oauth.js';
 import { noticeSubject, noticeType } from '../collaboration/notice-subject.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
 import { databaseEngine } from '../storage/open-database.js';
@@ -76,6 +79,8 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
   const { paths, config, db } = await openSiteDatabase(dir, { dbUrl: options.dbUrl, create: options.create, warn: options.warn });
   // Declared first: the file store's failure report reaches the site's logger once the site exists.
   let site: Site | undefined;
+  // The same site once it exists, for the callbacks that run only after (the session expiry).
+  let opened!: Site;
   try {
     const types = createFieldTypeRegistry();
     const apps = await loadApps(paths.root, config.apps, types);
@@ -184,10 +189,18 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     });
     await registerApps(apps, { hooks, methods, documents, jobs, realtime, mail });
 
-    site = new Site(paths, config, db, metas, hooks, documents, methods, new SessionStore(db.dialect), tokenCache, realtime, files, jobs, mail);
+    const sessions = new SessionStore(db.dialect);
+    const identity = new Identity({
+      db,
+      principals: new PrincipalCache(),
+      tokenCache,
+      sessions,
+      sessionExpirySeconds: async () => (await siteSettings(opened)).session_expiry,
+    });
+    site = new Site(paths, config, db, metas, hooks, documents, methods, sessions, identity, realtime, files, jobs, mail);
     if (config.file_storage.backend === 'local') await warnAboutFileFolders(paths, options.warn);
     const { settingsCache } = site;
-    const opened = site;
+    opened = site;
     registerWebhooks({
       hooks,
       methods,
@@ -224,6 +237,17 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       db,
       metas,
       report: (err) => site?.logger.error({ err }, 'global search: an index batch failed; the rebuild job repairs the index'),
+    });
+    // After webhooks: the OAuth Client's fresh secret is put into the document after their hooks saw it.
+    site.oauth = registerOAuth({
+      hooks,
+      methods,
+      documents,
+      db,
+      encryptionKey: config.encryption_key,
+      read: (principal, work) => opened.read(principal, work),
+      write: (principal, work) => opened.write(principal, work),
+      acceptBearerTokens: (verifier) => identity.acceptBearerTokens(verifier),
     });
     registerSiteScheduler(site);
     // Read before the first request, so even work that never touches the database (CORS on ping) sees them.

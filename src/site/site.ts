@@ -1,6 +1,7 @@
 import type { MailService } from '../mail/register-mail.js';
 import type { Principal } from '../auth/principal.js';
-import { PrincipalCache } from '../auth/principal-cache.js';
+import type { Identity } from '../auth/identity.js';
+import type { PrincipalCache } from '../auth/principal-cache.js';
 import { clearPrincipalsOnChange } from '../auth/principal-invalidation.js';
 import type { SessionStore } from '../auth/sessions.js';
 import type { TokenCache } from '../auth/token-cache.js';
@@ -14,6 +15,7 @@ import { FwError, InReadOnlyMode, SessionStopped } from '../errors/index.js';
 import { MaintenanceWatch } from './maintenance.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
+import type { OAuthProvider } from '../oauth/oauth-provider.js';
 import type { MethodRegistry, MethodServices } from '../rpc/method-registry.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import { StaleCheck, type Database, type DeferredCheck, type Queryable } from '../storage/database.js';
@@ -83,7 +85,11 @@ export class Site implements UnitRunner {
   /** The settings in effect, refreshed after each unit's metadata check; read them through siteSettings(). */
   readonly settingsCache: SettingsCache;
   /** Principals resolved by authentication, reused for up to a second (see PrincipalCache). */
-  readonly principals = new PrincipalCache();
+  readonly principals: PrincipalCache;
+  /** API tokens verified in the last second (see TokenCache). */
+  readonly tokenCache: TokenCache;
+  /** The OAuth2 / OpenID Connect provider, whose routes http/ serves (docs/identity.md "fw as an OAuth2 / OpenID Connect provider"); set by openSite. */
+  oauth: OAuthProvider | undefined;
   /** Where failures after a commit are logged; the server replaces it with its own logger. */
   logger: SiteLogger = stderrLogger;
   /** site_config.json's maintenance keys as they are now (docs/configuration.md "Maintenance"). */
@@ -101,7 +107,8 @@ export class Site implements UnitRunner {
     readonly documents: DocumentService,
     readonly methods: MethodRegistry,
     readonly sessions: SessionStore,
-    readonly tokenCache: TokenCache,
+    /** Credentials, sessions and tokens → principal (docs/architecture.md "Identity"). */
+    readonly identity: Identity,
     /** Live events to Socket.IO and event-stream clients (docs/realtime.md). */
     readonly realtime: RealtimePublisher,
     /** The site's one file store (docs/files.md). */
@@ -111,9 +118,11 @@ export class Site implements UnitRunner {
     /** Outgoing mail: queue a mail in a unit of work (docs/mail.md). */
     readonly mail?: MailService,
   ) {
+    this.principals = identity.principals;
+    this.tokenCache = identity.tokenCache;
     this.settingsCache = new SettingsCache(config);
     this.maintenance = new MaintenanceWatch(paths.config, { on: config.maintenance_mode, allowReads: config.allow_reads_during_maintenance });
-    clearPrincipalsOnChange(hooks, this.principals, tokenCache);
+    clearPrincipalsOnChange(hooks, this.principals, this.tokenCache);
     this.services = {
       documents,
       files,

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { originAllowed } from '../../src/http/cors.js';
+import { originAllowed } from '../../src/settings/origin-policy.js';
 import { testDialects } from '../helpers/dialects.js';
 import { assertV1Error } from '../helpers/error-envelope.js';
 import { reopenWithConfig, type ReopenedSite } from '../helpers/reopen-with-config.js';

@@ -15,6 +15,8 @@ const routes: RouteRecordRaw[] = [
   { path: '/app/file/new', redirect: '/app/file' },
   { path: '/app/doctype/new', name: 'doctype-new', component: () => import('./views/DocTypeBuilder.vue') },
   { path: '/app/doctype/:name(.*)', name: 'doctype-edit', component: () => import('./views/DocTypeBuilder.vue'), props: true },
+  { path: '/app/oauth/authorize', name: 'oauth-consent', component: () => import('./views/OAuthConsentView.vue') },
+  { path: '/app/oauth/authorized-apps', name: 'oauth-apps', component: () => import('./views/OAuthAppsView.vue') },
   { path: '/app/:doctype', name: 'list', component: () => import('./views/ListView.vue'), props: true },
   { path: '/app/:doctype/new', name: 'new', component: () => import('./views/FormView.vue'), props: (r) => ({ doctype: r.params.doctype, name: undefined }) },
   { path: '/app/:doctype/:name(.*)', name: 'form', component: () => import('./views/FormView.vue'), props: true },

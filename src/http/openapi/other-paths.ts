@@ -2,6 +2,7 @@ import { errorRefs } from './error-responses.js';
 import type { OpenApiObject } from './json-schema.js';
 import { pathParameter } from './operation.js';
 import { security } from './common-components.js';
+import { oauthPaths } from './oauth-paths.js';
 
 type PathItems = Record<string, Record<string, OpenApiObject>>;
 
@@ -52,6 +53,7 @@ export function otherPaths(): PathItems {
     },
     ...describePaths(),
     ...metricsPaths(),
+    ...oauthPaths(),
   };
 }
 

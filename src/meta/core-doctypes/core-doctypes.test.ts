@@ -83,11 +83,17 @@ describe('core DocType definitions', () => {
         'Document Follow',
         'View Log',
         'List View Settings',
+        'OAuth Client Role',
+        'OAuth Client',
+        'OAuth Authorization Code',
+        'OAuth Bearer Token',
+        'OAuth Signing Key',
+        'OAuth Provider Settings',
       ],
     );
   });
 
-  test('every JSON file in the folder (and those in src/webhooks/doctypes, src/jobs/doctypes, src/workflows/doctypes, src/reports/doctypes, src/data-import/doctypes, src/search/doctypes, src/mail/doctypes, src/social-login/doctypes, src/collaboration/doctypes and src/user-settings/doctypes) is loaded, under the kebab-case of its DocType name', () => {
+  test('every JSON file in the folder (and those in src/webhooks/doctypes, src/jobs/doctypes, src/workflows/doctypes, src/reports/doctypes, src/data-import/doctypes, src/search/doctypes, src/mail/doctypes, src/social-login/doctypes, src/collaboration/doctypes, src/user-settings/doctypes and src/oauth/doctypes) is loaded, under the kebab-case of its DocType name', () => {
     const files = [
       ...readdirSync(new URL('.', import.meta.url)),
       ...readdirSync(new URL('../../webhooks/doctypes/', import.meta.url)),
@@ -100,6 +106,7 @@ describe('core DocType definitions', () => {
       ...readdirSync(new URL('../../social-login/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../collaboration/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../user-settings/doctypes/', import.meta.url)),
+      ...readdirSync(new URL('../../oauth/doctypes/', import.meta.url)),
     ].filter((f) => f.endsWith('.json'));
     assert.deepEqual(files.sort(), CORE_DOCTYPES.map((d) => `${kebab(d.name)}.json`).sort());
   });

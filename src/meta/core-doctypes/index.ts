@@ -19,6 +19,7 @@ import { SEARCH_DOCTYPE_JSON } from '../../search/doctypes/index.js';
 import { MAIL_DOCTYPE_JSON } from '../../mail/doctypes/index.js';
 import { SOCIAL_LOGIN_DOCTYPE_JSON } from '../../social-login/doctypes/index.js';
 import { COLLABORATION_DOCTYPE_JSON } from '../../collaboration/doctypes/index.js';
+import { OAUTH_DOCTYPE_JSON } from '../../oauth/doctypes/index.js';
 import listViewSettings from '../../user-settings/doctypes/list-view-settings.json' with { type: 'json' };
 import scheduledJobLog from '../../jobs/doctypes/scheduled-job-log.json' with { type: 'json' };
 import { WORKFLOW_DOCTYPE_JSON } from '../../workflows/doctypes/index.js';
@@ -191,5 +192,6 @@ export const CORE_DOCTYPES: readonly DocTypeDef[] = Object.freeze(
     ...SOCIAL_LOGIN_DOCTYPE_JSON,
     ...COLLABORATION_DOCTYPE_JSON,
     listViewSettings,
+    ...OAUTH_DOCTYPE_JSON,
   ].map((json) => deepFreeze(asDocTypeDef(json))),
 );

@@ -189,6 +189,10 @@ export const api = {
   async post<T = unknown>(method: string, args: Record<string, unknown> = {}): Promise<T> {
     return (await send('POST', `/api/method/${method}`, args)).message as T;
   },
+  /** POST a method and return the whole body (for methods answering their own JSON, like the OAuth `approve`). */
+  async postBody(method: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    return send('POST', `/api/method/${method}`, args);
+  },
   async list<T = Doc>(doctype: string, params: ListParams = {}): Promise<T[]> {
     return (await send('GET', `/api/resource/${enc(doctype)}${query({ ...params })}`)).data as T[];
   },

@@ -4,6 +4,7 @@ import { InvalidAuthorizationHeader, InvalidAuthorizationToken } from '../errors
 export type AuthorizationRequest =
   | { readonly kind: 'none' }
   | { readonly kind: 'token'; readonly apiKey: string; readonly apiSecret: string }
+  | { readonly kind: 'bearer'; readonly token: string }
   | { readonly kind: 'unsupported' };
 
 const NONE: AuthorizationRequest = { kind: 'none' };
@@ -33,8 +34,9 @@ function decodeBasic(token: string): string {
  * Reads an `Authorization` header by the reference's rules (docs/api.md): it is split
  * on single spaces and only exactly two parts count, otherwise the request goes on as cookie or
  * Guest. `token key:secret` without a colon is 400 InvalidAuthorizationHeader; `Basic` with bad
- * base64 or no colon in the decoded text is 400 InvalidAuthorizationToken. Any other scheme
- * (Bearer included) is `unsupported`: it authenticates nobody, so the caller answers 401.
+ * base64 or no colon in the decoded text is 400 InvalidAuthorizationToken. `Bearer <token>` is an
+ * OAuth access token (docs/identity.md "fw as an OAuth2 / OpenID Connect provider"). Any other
+ * scheme is `unsupported`: it authenticates nobody, so the caller answers 401.
  */
 export function parseAuthorizationHeader(value: string | undefined): AuthorizationRequest {
   if (!value) return NONE;
@@ -56,6 +58,8 @@ export function parseAuthorizationHeader(value: string | undefined): Authorizati
       }
       return { kind: 'token', ...pair };
     }
+    case 'bearer':
+      return credentials === '' ? UNSUPPORTED : { kind: 'bearer', token: credentials };
     default:
       return UNSUPPORTED;
   }

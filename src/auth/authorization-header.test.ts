@@ -19,7 +19,7 @@ describe('parseAuthorizationHeader', () => {
     ['a trailing space', 'token a:b ', { kind: 'none' }],
     ['a single part', 'token', { kind: 'none' }],
     ['three parts', 'token a:b c', { kind: 'none' }],
-    ['a Bearer token', 'Bearer abc', { kind: 'unsupported' }],
+    ['a Bearer token', 'Bearer abc', { kind: 'bearer', token: 'abc' }],
     ['an unknown scheme', 'Digest abc', { kind: 'unsupported' }],
   ];
   for (const [label, header, expected] of accepted) {
