@@ -143,7 +143,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
     });
     await registerApps(apps, { hooks, methods, documents, jobs, realtime, mail });
 
-    site = new Site(paths, config, db, metas, hooks, documents, methods, new SessionStore(db.dialect), tokenCache, realtime, files, jobs, mail);
+    site = new Site({ paths, config, db, metas, hooks, documents, methods, sessions: new SessionStore(db.dialect), tokenCache, realtime, files, jobs, mail });
     if (config.file_storage.backend === 'local') await warnAboutFileFolders(paths, options.warn);
     const { settingsCache } = site;
     const opened = site;
