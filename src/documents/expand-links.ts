@@ -4,7 +4,6 @@ import { isLinkField, linkTarget } from '../meta/field-links.js';
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
 import type { DocumentService } from './document-service.js';
-import { presentDoc, type Presentation } from './present-document.js';
 
 /** The most Link fields one request may expand. */
 const MAX_EXPAND_FIELDS = 20;
@@ -51,7 +50,8 @@ export class LinkExpander {
   constructor(
     private readonly ctx: DocContext,
     private readonly documents: DocumentService,
-    private readonly style: Presentation,
+    /** How the answer shows a document (the API version's conventions). */
+    private readonly present: (doc: Doc) => Doc,
   ) {}
 
   /** The linked document as the caller may see it, or undefined. */
@@ -68,7 +68,7 @@ export class LinkExpander {
   async #read(doctype: string, name: string): Promise<Doc | undefined> {
     if (!this.ctx.metas.has(doctype) || this.ctx.metas.get(doctype).isChild) return undefined;
     try {
-      return presentDoc(await this.documents.get(this.ctx, doctype, name), this.style);
+      return this.present(await this.documents.get(this.ctx, doctype, name));
     } catch (err) {
       // Refused or missing: the caller keeps the name it already sees, and nothing more.
       if (err instanceof FwError && err.status < 500) return undefined;

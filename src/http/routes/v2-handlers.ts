@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { countDocuments } from '../../documents/list-documents.js';
-import { presentDoc } from '../../documents/present-document.js';
+import { messagesBody, presentDoc } from '../presentation.js';
 import { readableDefinition } from '../../documents/readable-definition.js';
 import { withSavepoint } from '../../documents/savepoint.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { messagesBody } from '../../documents/user-messages.js';
 import { DataError, FwError, PermissionError } from '../../errors/index.js';
 import type { Doc } from '../../meta/doctype.js';
 import { pick } from '../../rpc/builtin/client-args.js';

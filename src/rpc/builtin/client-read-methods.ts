@@ -1,7 +1,7 @@
 import { getDocumentValues } from '../../documents/document-values.js';
 import { getDocumentBy } from '../../documents/find-document.js';
 import { countDocuments, listDocuments } from '../../documents/list-documents.js';
-import { presentDoc } from '../../documents/present-document.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
 import { getSingleValue as readSingleValue } from '../../documents/single-values.js';
 import { DataError, DoesNotExistError } from '../../errors/index.js';
 import { PERMISSION_TYPES, type Doc, type PermissionType } from '../../meta/doctype.js';
@@ -29,7 +29,7 @@ async function getCount({ ctx, args }: MethodCall): Promise<number> {
 async function getDoc({ ctx, services, args }: MethodCall): Promise<Doc> {
   const named = args.name !== undefined && args.name !== '';
   const target = named ? { name: String(args.name) } : filterArg(args.filters);
-  return presentDoc(await getDocumentBy(ctx, services.documents, String(args.doctype), target, args.parent as string | undefined), 'v1');
+  return omitNulls(await getDocumentBy(ctx, services.documents, String(args.doctype), target, args.parent as string | undefined));
 }
 
 /** `get_value`: some fields of the first matching document; see getDocumentValues for the shapes. */

@@ -1,7 +1,7 @@
 import type { DocContext } from '../../documents/doc-context.js';
 import type { DocumentService } from '../../documents/document-service.js';
 import { listDocuments } from '../../documents/list-documents.js';
-import { presentDoc } from '../../documents/present-document.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
 import { PERMISSION_TYPES, type Doc } from '../../meta/doctype.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 import { docinfoAssignments } from '../../collaboration/assignments.js';
@@ -102,7 +102,7 @@ async function getdoc({ ctx, services, args, http }: MethodCall): Promise<undefi
   const doctype = String(args.doctype);
   const name = args.name === undefined || args.name === null || args.name === '' ? doctype : String(args.name);
   const doc = await services.documents.get(ctx, doctype, name);
-  http.extraBody.docs = [presentDoc(doc, 'v1')];
+  http.extraBody.docs = [omitNulls(doc)];
   http.extraBody.docinfo = await loadDocinfo(ctx, services.documents, doctype, doc);
   return undefined;
 }
