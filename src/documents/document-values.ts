@@ -1,3 +1,4 @@
+import { listQueryAfterAccess } from './list-access.js';
 import type { DocContext } from './doc-context.js';
 import type { DocumentService } from './document-service.js';
 import { listDocuments } from './list-documents.js';
@@ -34,7 +35,7 @@ export async function getDocumentValues(
     row = opts.asDict ? values : Object.values(values);
   } else {
     const args = { fields: wanted, filters, limit_page_length: 1, as_dict: opts.asDict, parent: opts.parent };
-    row = (await listDocuments(ctx, doctype, args, 'v1')).rows[0];
+    row = (await listDocuments(ctx, await listQueryAfterAccess(ctx, doctype, args))).rows[0];
   }
   if (opts.asDict) return row ?? {};
   if (!Array.isArray(row)) return undefined;

@@ -1,3 +1,4 @@
+import { listQueryAfterAccess } from './list-access.js';
 import { DoesNotExistError, FrappeTypeError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import { getChildRow } from './child-row-operations.js';
@@ -11,7 +12,7 @@ import { listDocuments } from './list-documents.js';
  */
 export async function findDocument(ctx: DocContext, service: DocumentService, doctype: string, filters: unknown, parent?: string): Promise<Doc> {
   const meta = ctx.metas.get(doctype);
-  const { rows } = await listDocuments(ctx, doctype, { fields: ['name'], filters, limit_page_length: 1, parent }, 'v1');
+  const { rows } = await listDocuments(ctx, await listQueryAfterAccess(ctx, doctype, { fields: ['name'], filters, limit_page_length: 1, parent }));
   const first = rows[0] as { name?: unknown } | undefined;
   if (first?.name === undefined || first.name === null) {
     throw new DoesNotExistError(`${meta.name} matching ${JSON.stringify(filters)?.slice(0, 200)} not found`, { doctype: meta.name });

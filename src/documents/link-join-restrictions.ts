@@ -4,21 +4,8 @@ import { listRestriction } from '../permissions/list-restriction.js';
 import type { PermissionContext } from '../permissions/permission-context.js';
 import { roleGrant } from '../permissions/role-permissions.js';
 import { conditionParts, isLeaf, type Condition, type FieldRef, type ListQuery } from '../query/list-query.js';
-import { parseListParams } from '../query/parse-list-params.js';
 
 const NONE: ReadonlyMap<string, Condition> = new Map();
-
-/** The list parameters that may name `link.field`. */
-const REFERRING_PARAMS = ['fields', 'filters', 'or_filters', 'order_by', 'group_by'] as const;
-
-/** True when some parameter could hold `link.field` (any dot): most lists have none and skip the rest. */
-function mayJoin(raw: Record<string, unknown>): boolean {
-  return REFERRING_PARAMS.some((key) => {
-    const value = raw[key];
-    if (value === undefined || value === null) return false;
-    return (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).includes('.');
-  });
-}
 
 function viasOfCondition(c: Condition, out: Set<string>): void {
   if (isLeaf(c)) {
@@ -50,15 +37,12 @@ function viasOf(query: ListQuery): Set<string> {
  * joined rows as to a list of them (query/link-rows.ts). DocTypes the caller holds no select on
  * are left out: their fields are refused by the field check already.
  */
-export async function linkJoinRestrictions(
-  pc: PermissionContext,
-  meta: Meta,
-  raw: Record<string, unknown>,
-  version: 'v1' | 'v2',
-): Promise<ReadonlyMap<string, Condition>> {
-  if (pc.principal.isAdministrator || !mayJoin(raw)) return NONE;
+export async function linkJoinRestrictions(pc: PermissionContext, meta: Meta, query: ListQuery): Promise<ReadonlyMap<string, Condition>> {
+  if (pc.principal.isAdministrator) return NONE;
+  const vias = viasOf(query);
+  // Most lists join nothing.
+  if (vias.size === 0) return NONE;
   const owners = [meta, ...meta.tableFields.flatMap((f) => (f.def.options ? [pc.metaOf(f.def.options)] : []))];
-  const vias = viasOf(parseListParams(raw, { version, doctype: meta.name }));
   const out = new Map<string, Condition>();
   const seen = new Set<string>();
   for (const via of vias) {

@@ -13,14 +13,17 @@ import { CompiledStatementCache } from '../query/compiled-statement-cache.js';
 import { currentDate } from '../query/current-date.js';
 import type { Row, SqlStatement } from '../storage/database.js';
 import type { Condition, ListQuery } from '../query/list-query.js';
-import { assertBoundedArgs } from '../query/list-limits.js';
-import { parseListParams } from '../query/parse-list-params.js';
 import { shapeRowStream, shapeRows, type ShapedRow } from '../query/shape-rows.js';
 import type { DocContext } from './doc-context.js';
 import { linkJoinRestrictions } from './link-join-restrictions.js';
 
-/** Which API dialect the parameters follow (v1 `limit_start`/`limit_page_length`, v2 `start`/`limit`). */
-export type ListVersion = 'v1' | 'v2';
+/** How a list is answered besides its query; the API surfaces differ here (docs/api.md "API v2"). */
+export interface ListOptions {
+  /** Read one row more than the page, to learn `hasNextPage`. */
+  readonly nextPage?: boolean;
+  /** The direction of an `order_by` term that names none, and of the default sort. */
+  readonly defaultDirection?: 'asc' | 'desc';
+}
 
 /** A page of list rows; `hasNextPage` is known when the caller asked for one row more. */
 export interface ListResult {
@@ -73,15 +76,26 @@ function accessKey(principal: Principal): string {
   return key;
 }
 
+/** Each query's text, computed once per query object (listQueryOf hands out the same object for the same arguments). */
+const queryKeys = new WeakMap<ListQuery, string>();
+function queryKey(query: ListQuery): string {
+  let key = queryKeys.get(query);
+  if (key === undefined) {
+    key = JSON.stringify(query);
+    queryKeys.set(query, key);
+  }
+  return key;
+}
+
 /**
- * Everything a plan depends on besides the metadata (which the cache is keyed on): the request's
- * arguments, the permission scope (its condition, the roles behind its field check) and the
- * settings the compiler reads. Parsing and compiling are pure functions of these.
+ * Everything a plan depends on besides the metadata (which the cache is keyed on): the query and
+ * how it is answered, the permission scope (its condition, the roles behind its field check) and
+ * the settings the compiler reads. Compiling is a pure function of these.
  */
-function planKey(ctx: DocContext, args: unknown, scope: PermissionScope, today: string, version: string): string {
+function planKey(ctx: DocContext, query: string, scope: PermissionScope, today: string, how: string): string {
   const parent = scope.parentRestrict?.condition ?? null;
   const links = scope.linkRestrictions ? [...scope.linkRestrictions] : null;
-  return JSON.stringify([args, version, scope.restrict ?? null, parent, links, scope.subject, accessKey(ctx.principal), ctx.settings.timeZone, today]);
+  return JSON.stringify([query, how, scope.restrict ?? null, parent, links, scope.subject, accessKey(ctx.principal), ctx.settings.timeZone, today]);
 }
 
 /** A Single has one document, read by name: listing it is refused (417), after the read check (403). */
@@ -98,13 +112,14 @@ async function refuseSingleList(pc: PermissionContext, meta: Meta): Promise<neve
  * permissions: when the parent's rows are restricted for the principal (if_owner, User
  * Permissions, permission hooks, shares), only rows of the parents they may read are listed.
  */
-async function permissionScope(ctx: DocContext, meta: Meta, raw: Record<string, unknown>, version: ListVersion): Promise<PermissionScope> {
-  const scope = await ownScope(ctx, meta, raw.parent);
-  const links = await linkJoinRestrictions(permissionContext(ctx), meta, raw, version);
+async function permissionScope(ctx: DocContext, meta: Meta, query: ListQuery): Promise<PermissionScope> {
+  const scope = await ownScope(ctx, meta, query.parent);
+  const links = await linkJoinRestrictions(permissionContext(ctx), meta, query);
   return links.size === 0 ? scope : { ...scope, linkRestrictions: links };
 }
 
-async function ownScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<PermissionScope> {
+/** The checks of a list that need nothing of its query: the DocType may be listed, by this caller, with this `parent`. */
+export async function ownScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<PermissionScope> {
   const pc = permissionContext(ctx);
   if (meta.isSingle) await refuseSingleList(pc, meta);
   if (!meta.isChild) {
@@ -127,20 +142,19 @@ async function ownScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<P
 }
 
 /**
- * Checks permissions and parses and compiles a list request (docs/api.md "Lists") without running it.
- * Permission errors come before parameter errors, as in the reference.
+ * Checks permissions and compiles a list query (docs/api.md "Lists") without running it. Queries
+ * of client arguments come through listQueryAfterAccess (list-access.ts), so that permission
+ * errors come before parameter errors, as in the reference.
  */
-export async function planList(ctx: DocContext, doctype: string, raw: Record<string, unknown>, version: ListVersion): Promise<ListPlan> {
-  // Absurd arguments are refused before anything walks them or touches the database.
-  assertBoundedArgs(raw);
-  const meta = ctx.metas.get(doctype);
-  const scope = await permissionScope(ctx, meta, raw, version);
+export async function planList(ctx: DocContext, parsed: ListQuery, options: ListOptions = {}): Promise<ListPlan> {
+  const meta = ctx.metas.get(parsed.doctype);
+  const scope = await permissionScope(ctx, meta, parsed);
   const today = currentDate(ctx.settings.timeZone);
-  return listPlans.get(meta, planKey(ctx, raw, scope, today, version), () => {
-    const parsed = parseListParams(raw, { version, doctype });
-    const probeNext = version === 'v2' && parsed.pageLength > 0;
+  const how = `${options.nextPage ? 'next' : ''}:${options.defaultDirection ?? 'asc'}`;
+  return listPlans.get(meta, planKey(ctx, queryKey(parsed), scope, today, how), () => {
+    const probeNext = options.nextPage === true && parsed.pageLength > 0;
     const query: ListQuery = probeNext ? { ...parsed, pageLength: parsed.pageLength + 1 } : parsed;
-    const compiled = compileListQuery(query, { ...compileContext(ctx, meta, scope, today), defaultDirection: version === 'v2' ? 'desc' : 'asc' });
+    const compiled = compileListQuery(query, { ...compileContext(ctx, meta, scope, today), defaultDirection: options.defaultDirection ?? 'asc' });
     const { statement, columns, children, nameColumn } = compiled;
     return { statement, columns, asDict: parsed.asDict, pageLength: parsed.pageLength, probeNext, children, ...(nameColumn ? { nameColumn } : {}) };
   });
@@ -190,20 +204,19 @@ async function* pageAsStream(ctx: DocContext, plan: ListPlan): AsyncIterable<Sha
   yield* (await runList(ctx, plan)).rows as ShapedRow[];
 }
 
-/** Lists documents by the reference's list parameters (docs/api.md "Lists"). */
-export async function listDocuments(ctx: DocContext, doctype: string, raw: Record<string, unknown>, version: ListVersion): Promise<ListResult> {
-  return runList(ctx, await planList(ctx, doctype, raw, version));
+/** Lists the documents of a query (docs/api.md "Lists"). */
+export async function listDocuments(ctx: DocContext, query: ListQuery, options: ListOptions = {}): Promise<ListResult> {
+  return runList(ctx, await planList(ctx, query, options));
 }
 
-/** Counts the documents matching `filters` that the principal may see. */
-export async function countDocuments(ctx: DocContext, doctype: string, raw: Record<string, unknown>): Promise<number> {
-  assertBoundedArgs(raw);
-  const meta = ctx.metas.get(doctype);
-  const args = { filters: raw.filters, or_filters: raw.or_filters };
-  const scope = await permissionScope(ctx, meta, { ...args, parent: raw.parent }, 'v1');
+/** Counts the documents matching the query's `filters` and `or_filters` that the principal may see. */
+export async function countDocuments(ctx: DocContext, query: ListQuery): Promise<number> {
+  const meta = ctx.metas.get(query.doctype);
+  const scope = await permissionScope(ctx, meta, query);
   const today = currentDate(ctx.settings.timeZone);
-  const statement = countStatements.get(meta, planKey(ctx, args, scope, today, 'count'), () =>
-    compileCountQuery(parseListParams(args, { version: 'v1', doctype }), compileContext(ctx, meta, scope, today)),
+  const key = JSON.stringify([query.filters, query.orFilters, query.parent ?? null]);
+  const statement = countStatements.get(meta, planKey(ctx, key, scope, today, 'count'), () =>
+    compileCountQuery(query, compileContext(ctx, meta, scope, today)),
   );
   const rows = await ctx.q.all<Record<string, unknown>>(statement);
   return Number(Object.values(rows[0] ?? {})[0] ?? 0);

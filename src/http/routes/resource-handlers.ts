@@ -9,6 +9,7 @@ import { DataError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';
 import { invokeDocMethod } from '../../rpc/doc-methods.js';
 import type { Site } from '../../site/site.js';
+import { listRequest } from '../list-params.js';
 import { sendJsonRows, type JsonEnvelope } from '../json-row-stream.js';
 import { documentPayload, requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';
@@ -33,7 +34,8 @@ export function listDocuments(style: ApiVersion): ResourceHandler {
     const rc = await requestContext(site, req);
     const { expand: rawExpand, ...args } = requestArgs(req);
     const result = await site.read(rc.principal, async (ctx) => {
-      const plan = await planList(ctx, doctype, args, style);
+      const { query, options } = await listRequest(ctx, doctype, args, style);
+      const plan = await planList(ctx, query, options);
       const expand = parseExpand(rawExpand, ctx.metas.get(doctype));
       if (expand) return expandedPage(ctx, site, plan, ctx.metas.get(doctype), expand, style);
       if (plan.pageLength > 0) return runList(ctx, plan);

@@ -1,3 +1,4 @@
+import { listQueryAfterAccess } from '../../documents/list-access.js';
 import type { FastifyRequest } from 'fastify';
 import { countDocuments } from '../../documents/list-documents.js';
 import { messagesBody, presentDoc } from '../presentation.js';
@@ -32,7 +33,7 @@ export const doctypeMeta: ResourceHandler = async (site, req, _reply, { doctype 
 export const doctypeCount: ResourceHandler = async (site, req, _reply, { doctype }) => {
   const rc = await requestContext(site, req);
   const args = pick(requestArgs(req), ['filters', 'or_filters', 'parent']);
-  return { data: await site.read(rc.principal, (ctx) => countDocuments(ctx, doctype, args)) };
+  return { data: await site.read(rc.principal, async (ctx) => countDocuments(ctx, await listQueryAfterAccess(ctx, doctype, args))) };
 };
 
 /** Standard keys a copy leaves out, on the document and on its child rows. */

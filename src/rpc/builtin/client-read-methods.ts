@@ -1,3 +1,4 @@
+import { listQueryAfterAccess } from '../../documents/list-access.js';
 import { getDocumentValues } from '../../documents/document-values.js';
 import { getDocumentBy } from '../../documents/find-document.js';
 import { countDocuments, listDocuments } from '../../documents/list-documents.js';
@@ -14,12 +15,12 @@ const LIST_PARAMS = ['fields', 'filters', 'or_filters', 'group_by', 'order_by', 
 
 /** `get_list`: the rows of a DocType by list parameters, as `GET /api/resource/<doctype>` answers them. */
 async function getList({ ctx, args }: MethodCall): Promise<unknown[]> {
-  return (await listDocuments(ctx, String(args.doctype), pick(args, LIST_PARAMS), 'v1')).rows;
+  return (await listDocuments(ctx, await listQueryAfterAccess(ctx, String(args.doctype), pick(args, LIST_PARAMS)))).rows;
 }
 
 /** `get_count`: how many documents match `filters` among those the caller may see. */
 async function getCount({ ctx, args }: MethodCall): Promise<number> {
-  return countDocuments(ctx, String(args.doctype), pick(args, ['filters', 'or_filters', 'parent']));
+  return countDocuments(ctx, await listQueryAfterAccess(ctx, String(args.doctype), pick(args, ['filters', 'or_filters', 'parent'])));
 }
 
 /**

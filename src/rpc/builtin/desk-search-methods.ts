@@ -1,3 +1,4 @@
+import { listQueryAfterAccess } from '../../documents/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import { listDocuments } from '../../documents/list-documents.js';
 import { DataError } from '../../errors/index.js';
@@ -77,16 +78,14 @@ async function searchRows(ctx: DocContext, req: SearchRequest): Promise<{ column
   const filters = combineFilters(req.filters, extraFilters);
   const { rows } = await listDocuments(
     ctx,
-    req.doctype,
-    {
+    await listQueryAfterAccess(ctx, req.doctype, {
       fields: columns,
       filters,
       or_filters: orFilters,
       limit_start: req.start,
       limit_page_length: req.pageLength,
       as_dict: false,
-    },
-    'v1',
+    }),
   );
   return { columns, rows: rows as unknown[][] };
 }

@@ -1,3 +1,4 @@
+import { listQueryAfterAccess } from '../../documents/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import type { DocumentService } from '../../documents/document-service.js';
 import { listDocuments } from '../../documents/list-documents.js';
@@ -22,7 +23,7 @@ async function related(
 ): Promise<unknown[]> {
   if (!ctx.metas.has(doctype)) return [];
   if (!(await documents.can(ctx, ctx.metas.get(doctype), 'read'))) return [];
-  return (await listDocuments(ctx, doctype, { fields, filters, order_by: orderBy, limit_page_length: 0 }, 'v1')).rows;
+  return (await listDocuments(ctx, await listQueryAfterAccess(ctx, doctype, { fields, filters, order_by: orderBy, limit_page_length: 0 }))).rows;
 }
 
 /** The rights the caller holds on the document, as the reference's `permissions` map of 0 and 1. */

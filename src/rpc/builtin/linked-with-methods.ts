@@ -1,3 +1,4 @@
+import { listQueryAfterAccess } from '../../documents/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import { IGNORED_DOCTYPES } from '../../documents/find-referrers.js';
 import { linkPathsTo } from '../../documents/link-paths.js';
@@ -79,9 +80,7 @@ async function linkedDocs(ctx: DocContext, doctype: string, info: LinkInfo, targ
   const filters = info.doctype_fieldname ? [via ? [via, info.doctype_fieldname, '=', target] : [info.doctype_fieldname, '=', target]] : [];
   const { rows } = await listDocuments(
     ctx,
-    doctype,
-    { fields: linkedFields(meta), filters, or_filters: orFilters, limit_page_length: 0, order_by: 'modified desc' },
-    'v1',
+    await listQueryAfterAccess(ctx, doctype, { fields: linkedFields(meta), filters, or_filters: orFilters, limit_page_length: 0, order_by: 'modified desc' }),
   );
   const seen = new Set<unknown>();
   // A document linking from several child rows is named once.
