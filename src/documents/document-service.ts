@@ -24,7 +24,7 @@ import { applyFetchFrom } from './fetch-from.js';
 import { checkModified, laterThan } from './modified-stamp.js';
 import { findReferrers, linkExistsError } from './find-referrers.js';
 import type { DocEvent, HookArgs } from './hooks.js';
-import { nameDocument, validateName } from './naming.js';
+import { nameDocument, validateName } from './naming/naming.js';
 import { storeSecretFields } from './secret-fields.js';
 import { deleteSingle, getSingle, loadSingle, updateSingle } from './single-document.js';
 import { checkLinks } from './check-links.js';

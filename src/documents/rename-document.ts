@@ -4,7 +4,7 @@ import { DoesNotExistError, DuplicateEntryError, UniqueValidationError, Validati
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
 import type { DocumentService } from './document-service.js';
-import { validateName } from './name-validation.js';
+import { validateName } from './naming/name-validation.js';
 import { renameReferences, renameUserReferences } from './rename-references.js';
 
 /** Options of a rename. */

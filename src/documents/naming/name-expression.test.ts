@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidationError } from '../errors/index.js';
-import type { Doc } from '../meta/doctype.js';
+import { ValidationError } from '../../errors/index.js';
+import type { Doc } from '../../meta/doctype.js';
 import { expandFormat, expandSeries, type ExpressionInput } from './name-expression.js';
 
 /** An input with an in-memory counter that records which prefixes were asked for. */

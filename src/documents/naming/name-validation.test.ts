@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NameError } from '../errors/index.js';
+import { NameError } from '../../errors/index.js';
 import { validateName } from './name-validation.js';
 
 const todo = { name: 'ToDo', isSingle: false };

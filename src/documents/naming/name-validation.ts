@@ -1,5 +1,5 @@
-import { NameError } from '../errors/index.js';
-import type { Meta } from '../meta/meta.js';
+import { NameError } from '../../errors/index.js';
+import type { Meta } from '../../meta/meta.js';
 
 /** The width of every `name` column. */
 export const MAX_NAME_LENGTH = 140;

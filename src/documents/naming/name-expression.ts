@@ -1,6 +1,6 @@
-import { ValidationError } from '../errors/index.js';
-import { wallClock } from '../datetime/clock.js';
-import type { Doc } from '../meta/doctype.js';
+import { ValidationError } from '../../errors/index.js';
+import { wallClock } from '../../datetime/clock.js';
+import type { Doc } from '../../meta/doctype.js';
 
 /** What a naming expression is resolved against. */
 export interface ExpressionInput {

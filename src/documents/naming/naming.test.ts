@@ -1,12 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { InvalidUUIDValue, MandatoryError, NameError, ValidationError } from '../errors/index.js';
-import type { Doc, DocField, DocTypeDef } from '../meta/doctype.js';
-import { createFieldTypeRegistry } from '../meta/field-types/index.js';
-import { Meta } from '../meta/meta.js';
-import type { Database } from '../storage/database.js';
-import { openTestDatabase, testDialects } from '../../test/helpers/dialects.js';
+import { InvalidUUIDValue, MandatoryError, NameError, ValidationError } from '../../errors/index.js';
+import type { Doc, DocField, DocTypeDef } from '../../meta/doctype.js';
+import { createFieldTypeRegistry } from '../../meta/field-types/index.js';
+import { Meta } from '../../meta/meta.js';
+import type { Database } from '../../storage/database.js';
+import { openTestDatabase, testDialects } from '../../../test/helpers/dialects.js';
 import { nameDocument, namingRuleOf } from './naming.js';
 import { seriesTableStatement } from './naming-series.js';
 

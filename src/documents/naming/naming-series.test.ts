@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
-import { ValidationError } from '../errors/index.js';
-import type { Database } from '../storage/database.js';
-import { openTestDatabase, testDialects } from '../../test/helpers/dialects.js';
+import { ValidationError } from '../../errors/index.js';
+import type { Database } from '../../storage/database.js';
+import { openTestDatabase, testDialects } from '../../../test/helpers/dialects.js';
 import { nextAutoincrementValue, nextSeriesValue, noteAutoincrementValue, seriesTableStatement } from './naming-series.js';
 
 for (const dialect of testDialects()) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { ValidationError } from '../errors/index.js';
-import type { Queryable, SqlStatement } from '../storage/database.js';
-import type { Dialect } from '../storage/dialect.js';
+import { ValidationError } from '../../errors/index.js';
+import type { Queryable, SqlStatement } from '../../storage/database.js';
+import type { Dialect } from '../../storage/dialect.js';
 
 /** The table holding every counter: one row per series prefix (and per autoincrement DocType). */
 export const SERIES_TABLE = '__Series';

@@ -1,8 +1,8 @@
-import { InvalidUUIDValue, MandatoryError, NameError, ValidationError } from '../errors/index.js';
-import type { Doc } from '../meta/doctype.js';
-import type { Meta } from '../meta/meta.js';
-import type { Queryable } from '../storage/database.js';
-import type { Dialect } from '../storage/dialect.js';
+import { InvalidUUIDValue, MandatoryError, NameError, ValidationError } from '../../errors/index.js';
+import type { Doc } from '../../meta/doctype.js';
+import type { Meta } from '../../meta/meta.js';
+import type { Queryable } from '../../storage/database.js';
+import type { Dialect } from '../../storage/dialect.js';
 import { amendedName } from './amended-name.js';
 import { hashName } from './hash-name.js';
 import { expandFormat, expandSeries, type ExpressionInput } from './name-expression.js';
