@@ -26,7 +26,7 @@ import { findReferrers, linkExistsError } from './find-referrers.js';
 import type { DocEvent, HookArgs } from './hooks.js';
 import { nameDocument, validateName } from './naming/naming.js';
 import { storeSecretFields } from './secret-fields.js';
-import { deleteSingle, getSingle, loadSingle, updateSingle } from './single-document.js';
+import { deleteSingle, getSingle, loadSingle, updateSingle } from './singles/single-document.js';
 import { checkLinks } from './check-links.js';
 import { checkFieldValues, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
 

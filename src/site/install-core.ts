@@ -8,7 +8,7 @@ import { syncTable } from '../meta/schema-sync.js';
 import { DocumentRepository } from '../documents/document-repository.js';
 import { ensureDoc, storeDefinition } from '../documents/shipped-documents.js';
 import { seriesTableStatement } from '../documents/naming/naming-series.js';
-import { singlesTableStatement } from '../documents/single-rows.js';
+import { singlesTableStatement } from '../documents/singles/single-rows.js';
 import { addMissingAuthColumns, authTableStatements } from '../auth/auth-tables.js';
 import { jobTableStatements } from '../jobs/job-table.js';
 import { scheduleTableStatements } from '../jobs/schedule-table.js';

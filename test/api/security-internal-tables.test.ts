@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { SESSIONS_TABLE } from '../../src/auth/auth-tables.js';
 import { SERIES_TABLE } from '../../src/documents/naming/naming-series.js';
-import { SINGLES_TABLE } from '../../src/documents/single-rows.js';
+import { SINGLES_TABLE } from '../../src/documents/singles/single-rows.js';
 import { buildApp } from '../../src/http/app.js';
 import { openSite } from '../../src/site/open-site.js';
 import type { Site } from '../../src/site/site.js';

@@ -3,7 +3,7 @@ import { getDocumentValues } from '../../documents/document-values.js';
 import { getDocumentBy } from '../../documents/find-document.js';
 import { countDocuments, listDocuments } from '../../documents/list-documents.js';
 import { omitNulls } from '../../documents/omit-nulls.js';
-import { getSingleValue as readSingleValue } from '../../documents/single-values.js';
+import { getSingleValue as readSingleValue } from '../../documents/singles/single-values.js';
 import { DataError, DoesNotExistError } from '../../errors/index.js';
 import { PERMISSION_TYPES, type Doc, type PermissionType } from '../../meta/doctype.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';

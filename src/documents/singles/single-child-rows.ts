@@ -1,7 +1,7 @@
-import type { Doc } from '../meta/doctype.js';
-import type { Meta, ResolvedField } from '../meta/meta.js';
-import type { DocContext } from './doc-context.js';
-import { DocumentRepository } from './document-repository.js';
+import type { Doc } from '../../meta/doctype.js';
+import type { Meta, ResolvedField } from '../../meta/meta.js';
+import type { DocContext } from '../doc-context.js';
+import { DocumentRepository } from '../document-repository.js';
 
 /*
  * Table fields of a Single DocType: the rows live in the child DocType's table like any child rows,

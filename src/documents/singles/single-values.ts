@@ -1,9 +1,9 @@
-import { DataError, ValidationError } from '../errors/index.js';
-import { STANDARD_FIELDS } from '../meta/doctype.js';
-import type { Meta } from '../meta/meta.js';
-import { hideUnreadableFields } from '../permissions/hide-unreadable-fields.js';
-import type { DocContext } from './doc-context.js';
-import type { DocumentGuard } from './document-guard.js';
+import { DataError, ValidationError } from '../../errors/index.js';
+import { STANDARD_FIELDS } from '../../meta/doctype.js';
+import type { Meta } from '../../meta/meta.js';
+import { hideUnreadableFields } from '../../permissions/hide-unreadable-fields.js';
+import type { DocContext } from '../doc-context.js';
+import type { DocumentGuard } from '../document-guard.js';
 import { loadSingle } from './single-document.js';
 
 /** The field types whose empty value `get_single_value` answers as `""` (the reference's `cast` → `cstr`). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { ResolvedField } from '../meta/meta.js';
-import type { Queryable, SqlStatement } from '../storage/database.js';
-import type { Dialect } from '../storage/dialect.js';
+import type { ResolvedField } from '../../meta/meta.js';
+import type { Queryable, SqlStatement } from '../../storage/database.js';
+import type { Dialect } from '../../storage/dialect.js';
 
 /** Where Single DocTypes keep their values, as the reference does: one text row per (doctype, field). */
 export const SINGLES_TABLE = '__Singles';

@@ -1,20 +1,20 @@
-import { now } from '../datetime/clock.js';
-import { DoesNotExistError, ValidationError } from '../errors/index.js';
-import type { Doc } from '../meta/doctype.js';
-import type { FieldContext } from '../meta/field-types/field-type.js';
-import type { Meta, ResolvedField } from '../meta/meta.js';
-import { hideUnreadableFields } from '../permissions/hide-unreadable-fields.js';
-import { keepUnwritableFields } from '../permissions/keep-unwritable-fields.js';
-import { applyDefaults, coerceFields, mergePatch } from './build-document.js';
-import { claimChildRows, stampChildRows } from './child-rows.js';
-import type { DocContext } from './doc-context.js';
-import type { DocumentGuard } from './document-guard.js';
-import { applyFetchFrom } from './fetch-from.js';
-import { checkModified, laterThan } from './modified-stamp.js';
+import { now } from '../../datetime/clock.js';
+import { DoesNotExistError, ValidationError } from '../../errors/index.js';
+import type { Doc } from '../../meta/doctype.js';
+import type { FieldContext } from '../../meta/field-types/field-type.js';
+import type { Meta, ResolvedField } from '../../meta/meta.js';
+import { hideUnreadableFields } from '../../permissions/hide-unreadable-fields.js';
+import { keepUnwritableFields } from '../../permissions/keep-unwritable-fields.js';
+import { applyDefaults, coerceFields, mergePatch } from '../build-document.js';
+import { claimChildRows, stampChildRows } from '../child-rows.js';
+import type { DocContext } from '../doc-context.js';
+import type { DocumentGuard } from '../document-guard.js';
+import { applyFetchFrom } from '../fetch-from.js';
+import { checkModified, laterThan } from '../modified-stamp.js';
 import { loadSingleChildRows, saveSingleChildRows } from './single-child-rows.js';
 import { fromSingleText, readSingleRows, toSingleText, writeSingleRows, type SingleRows } from './single-rows.js';
-import { checkLinks } from './check-links.js';
-import { checkFieldValues, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
+import { checkLinks } from '../check-links.js';
+import { checkFieldValues, checkMandatory, checkSetOnlyOnce } from '../validate-document.js';
 
 /*
  * Single DocTypes (`issingle`): one document, named after its DocType, whose values live in
