@@ -13,7 +13,7 @@ import { applyFetchFrom } from '../fetch-from.js';
 import { checkModified, laterThan } from '../modified-stamp.js';
 import { loadSingleChildRows, saveSingleChildRows } from './single-child-rows.js';
 import { fromSingleText, readSingleRows, toSingleText, writeSingleRows, type SingleRows } from './single-rows.js';
-import { checkLinks } from '../check-links.js';
+import { checkLinks } from '../links/check-links.js';
 import { checkFieldValues, checkMandatory, checkSetOnlyOnce } from '../validate-document.js';
 
 /*

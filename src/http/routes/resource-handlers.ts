@@ -4,7 +4,7 @@ import { listRows, planList, runList, type ListPlan, type ListResult } from '../
 import { messagesBody, presentDoc, type ApiVersion } from '../presentation.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import { updateChildRow } from '../../documents/child-row-operations.js';
-import { LinkExpander, MAX_EXPAND_ROWS, parseExpand, wantsAllLinks } from '../../documents/expand-links.js';
+import { LinkExpander, MAX_EXPAND_ROWS, parseExpand, wantsAllLinks } from '../../documents/links/expand-links.js';
 import { DataError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';
 import { invokeDocMethod } from '../../rpc/doc-methods.js';

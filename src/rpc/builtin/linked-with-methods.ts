@@ -1,7 +1,7 @@
 import { listQueryAfterAccess } from '../../documents/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { IGNORED_DOCTYPES } from '../../documents/find-referrers.js';
-import { linkPathsTo } from '../../documents/link-paths.js';
+import { IGNORED_DOCTYPES } from '../../documents/links/find-referrers.js';
+import { linkPathsTo } from '../../documents/links/link-paths.js';
 import { listDocuments } from '../../documents/list-documents.js';
 import { FrappeTypeError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { Meta } from '../meta/meta.js';
-import type { SqlStatement } from '../storage/database.js';
-import type { Dialect } from '../storage/dialect.js';
-import { statementShape, type StatementShape } from '../storage/statement-shape.js';
+import type { Meta } from '../../meta/meta.js';
+import type { SqlStatement } from '../../storage/database.js';
+import type { Dialect } from '../../storage/dialect.js';
+import { statementShape, type StatementShape } from '../../storage/statement-shape.js';
 
 /**
  * Names bound by one lookup statement. Far below either engine's limit on bound values, and a

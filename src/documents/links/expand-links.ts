@@ -1,9 +1,9 @@
-import { DataError, FwError } from '../errors/index.js';
-import type { Doc } from '../meta/doctype.js';
-import { isLinkField, linkTarget } from '../meta/field-links.js';
-import type { Meta } from '../meta/meta.js';
-import type { DocContext } from './doc-context.js';
-import type { DocumentService } from './document-service.js';
+import { DataError, FwError } from '../../errors/index.js';
+import type { Doc } from '../../meta/doctype.js';
+import { isLinkField, linkTarget } from '../../meta/field-links.js';
+import type { Meta } from '../../meta/meta.js';
+import type { DocContext } from '../doc-context.js';
+import type { DocumentService } from '../document-service.js';
 
 /** The most Link fields one request may expand. */
 const MAX_EXPAND_FIELDS = 20;

@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import type { Meta } from '../meta/meta.js';
-import { PostgresDialect } from '../storage/postgres/postgres-dialect.js';
-import { SqliteDialect } from '../storage/sqlite/sqlite-dialect.js';
+import type { Meta } from '../../meta/meta.js';
+import { PostgresDialect } from '../../storage/postgres/postgres-dialect.js';
+import { SqliteDialect } from '../../storage/sqlite/sqlite-dialect.js';
 import { docstatusStatements, FoundDocstatuses, NAMES_PER_STATEMENT } from './docstatus-lookup.js';
 
 // Only the table name shapes the statement; the Meta object is the key answers are filed under.

@@ -1,9 +1,9 @@
-import { LinkExistsError } from '../errors/index.js';
-import type { Meta } from '../meta/meta.js';
-import type { DocContext } from './doc-context.js';
-import type { DocStatus } from './docstatus-transitions.js';
+import { LinkExistsError } from '../../errors/index.js';
+import type { Meta } from '../../meta/meta.js';
+import type { DocContext } from '../doc-context.js';
+import type { DocStatus } from '../docstatus-transitions.js';
 import { linkPathsTo, type LinkPath } from './link-paths.js';
-import { readSingleValues } from './singles/single-values.js';
+import { readSingleValues } from '../singles/single-values.js';
 
 /**
  * DocTypes whose links never hold a document back (the reference's `ignore_links_on_delete` among

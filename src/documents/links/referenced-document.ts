@@ -1,8 +1,8 @@
-import type { Doc } from '../meta/doctype.js';
-import type { Meta } from '../meta/meta.js';
-import type { DocContext } from './doc-context.js';
-import { DocumentRepository } from './document-repository.js';
-import { loadSingle } from './singles/single-document.js';
+import type { Doc } from '../../meta/doctype.js';
+import type { Meta } from '../../meta/meta.js';
+import type { DocContext } from '../doc-context.js';
+import { DocumentRepository } from '../document-repository.js';
+import { loadSingle } from '../singles/single-document.js';
 
 /**
  * The stored document that a (doctype, name) pair kept in another document names (a Version's

@@ -1,9 +1,9 @@
-import { CancelledLinkError, LinkValidationError } from '../errors/index.js';
-import type { Doc } from '../meta/doctype.js';
-import { isLinkField, linkTarget } from '../meta/field-links.js';
-import type { Meta, ResolvedField } from '../meta/meta.js';
-import type { Queryable } from '../storage/database.js';
-import type { DocumentRepository } from './document-repository.js';
+import { CancelledLinkError, LinkValidationError } from '../../errors/index.js';
+import type { Doc } from '../../meta/doctype.js';
+import { isLinkField, linkTarget } from '../../meta/field-links.js';
+import type { Meta, ResolvedField } from '../../meta/meta.js';
+import type { Queryable } from '../../storage/database.js';
+import type { DocumentRepository } from '../document-repository.js';
 import type { FoundDocstatuses } from './docstatus-lookup.js';
 
 /** What checkLinks needs besides the document: the database, metadata, and the linking DocType's kind. */

@@ -1,6 +1,6 @@
-import { fixedLinkTarget } from '../meta/field-links.js';
-import type { Meta } from '../meta/meta.js';
-import type { DocContext } from './doc-context.js';
+import { fixedLinkTarget } from '../../meta/field-links.js';
+import type { Meta } from '../../meta/meta.js';
+import type { DocContext } from '../doc-context.js';
 
 /** One field, in any DocType (child tables and Singles included), that can point at a document of a target DocType. */
 export interface LinkPath {

@@ -1,8 +1,8 @@
-import { SESSIONS_TABLE } from '../auth/auth-tables.js';
-import type { Meta } from '../meta/meta.js';
-import type { DocContext } from './doc-context.js';
+import { SESSIONS_TABLE } from '../../auth/auth-tables.js';
+import type { Meta } from '../../meta/meta.js';
+import type { DocContext } from '../doc-context.js';
 import { linkPathsTo } from './link-paths.js';
-import { readSingleRows, SINGLES_TABLE } from './singles/single-rows.js';
+import { readSingleRows, SINGLES_TABLE } from '../singles/single-rows.js';
 
 /** Sets `column` of `table` to the new name in the rows matching every `where` pair, noting the DocType when a row changed. */
 export type SetColumn = (table: Meta, column: string, where: Record<string, string>) => Promise<void>;
