@@ -1,7 +1,7 @@
-import { listQueryAfterAccess } from '../documents/list-access.js';
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocumentService } from '../documents/document-service.js';
 import { COMMITTED_EVENTS, type DocEvent, type DocHook, type HookRegistry } from '../documents/hooks.js';
-import { countDocuments, listDocuments } from '../documents/list-documents.js';
+import { countDocuments, listDocuments } from '../documents/lists/list-documents.js';
 import * as errors from '../errors/index.js';
 import { createAppJobs } from '../jobs/app-jobs.js';
 import type { JobQueue } from '../jobs/job-queue.js';

@@ -1,6 +1,6 @@
-import { listQueryAfterAccess } from '../documents/list-access.js';
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocContext } from '../documents/doc-context.js';
-import { listDocuments } from '../documents/list-documents.js';
+import { listDocuments } from '../documents/lists/list-documents.js';
 import { FrappeTypeError } from '../errors/index.js';
 import type { MethodCall } from '../rpc/method-registry.js';
 import type { CollaborationParts } from './collaboration-parts.js';

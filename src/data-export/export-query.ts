@@ -1,6 +1,6 @@
-import { listQueryAfterAccess } from '../documents/list-access.js';
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { Readable } from 'node:stream';
-import { listRows, planList } from '../documents/list-documents.js';
+import { listRows, planList } from '../documents/lists/list-documents.js';
 import { permissionContext } from '../documents/unit-permissions.js';
 import { mayUseDocType } from '../permissions/document-access.js';
 import { listFieldAccess } from '../permissions/list-field-access.js';

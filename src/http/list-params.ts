@@ -1,6 +1,6 @@
 import type { DocContext } from '../documents/doc-context.js';
-import { listQueryAfterAccess } from '../documents/list-access.js';
-import type { ListOptions } from '../documents/list-documents.js';
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
+import type { ListOptions } from '../documents/lists/list-documents.js';
 import type { ListQuery } from '../query/list-query.js';
 import type { PagingNames } from '../query/parse-list-params.js';
 import type { ApiVersion } from './presentation.js';

@@ -1,6 +1,6 @@
-import { listQueryAfterAccess } from '../documents/list-access.js';
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocContext } from '../documents/doc-context.js';
-import { planList, runList } from '../documents/list-documents.js';
+import { planList, runList } from '../documents/lists/list-documents.js';
 import type { Row } from '../storage/database.js';
 
 /** How many groups the sidebar gets, most frequent first (the reference's limit). */

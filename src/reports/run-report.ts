@@ -1,7 +1,7 @@
-import { listQueryAfterAccess } from '../documents/list-access.js';
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
-import { planList, runList } from '../documents/list-documents.js';
+import { planList, runList } from '../documents/lists/list-documents.js';
 import { DataError, DoesNotExistError, PermissionError, ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';

@@ -1,6 +1,6 @@
-import { listQueryAfterAccess } from '../documents/list-access.js';
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocContext } from '../documents/doc-context.js';
-import { listDocuments } from '../documents/list-documents.js';
+import { listDocuments } from '../documents/lists/list-documents.js';
 import { PermissionError } from '../errors/index.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MethodNotAllowed } from '../../errors/index.js';
-import { listRows, planList, runList, type ListPlan, type ListResult } from '../../documents/list-documents.js';
+import { listRows, planList, runList, type ListPlan, type ListResult } from '../../documents/lists/list-documents.js';
 import { messagesBody, presentDoc, type ApiVersion } from '../presentation.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import { updateChildRow } from '../../documents/child-row-operations.js';

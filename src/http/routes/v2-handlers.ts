@@ -1,6 +1,6 @@
-import { listQueryAfterAccess } from '../../documents/list-access.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { FastifyRequest } from 'fastify';
-import { countDocuments } from '../../documents/list-documents.js';
+import { countDocuments } from '../../documents/lists/list-documents.js';
 import { messagesBody, presentDoc } from '../presentation.js';
 import { readableDefinition } from '../../documents/readable-definition.js';
 import { withSavepoint } from '../../documents/savepoint.js';

@@ -1,5 +1,5 @@
-import { listQueryAfterAccess } from '../../documents/list-access.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 
 /**

@@ -1,7 +1,7 @@
-import { listQueryAfterAccess } from '../../documents/list-access.js';
-import { getDocumentValues } from '../../documents/document-values.js';
-import { getDocumentBy } from '../../documents/find-document.js';
-import { countDocuments, listDocuments } from '../../documents/list-documents.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
+import { getDocumentValues } from '../../documents/lists/document-values.js';
+import { getDocumentBy } from '../../documents/lists/find-document.js';
+import { countDocuments, listDocuments } from '../../documents/lists/list-documents.js';
 import { omitNulls } from '../../documents/omit-nulls.js';
 import { getSingleValue as readSingleValue } from '../../documents/singles/single-values.js';
 import { DataError, DoesNotExistError } from '../../errors/index.js';

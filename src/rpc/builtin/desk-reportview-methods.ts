@@ -1,5 +1,5 @@
-import { listQueryAfterAccess } from '../../documents/list-access.js';
-import { countDocuments, planList, runList } from '../../documents/list-documents.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
+import { countDocuments, planList, runList } from '../../documents/lists/list-documents.js';
 import type { MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
 import { pick } from './client-args.js';
 

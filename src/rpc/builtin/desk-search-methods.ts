@@ -1,6 +1,6 @@
-import { listQueryAfterAccess } from '../../documents/list-access.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import { DataError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';
 import type { MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';

@@ -1,7 +1,7 @@
-import { listQueryAfterAccess } from '../../documents/list-access.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import type { DocumentService } from '../../documents/document-service.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import { omitNulls } from '../../documents/omit-nulls.js';
 import { PERMISSION_TYPES, type Doc } from '../../meta/doctype.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';

@@ -1,8 +1,8 @@
-import { listQueryAfterAccess } from '../../documents/list-access.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import { IGNORED_DOCTYPES } from '../../documents/links/find-referrers.js';
 import { linkPathsTo } from '../../documents/links/link-paths.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import { FrappeTypeError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';

@@ -1,6 +1,6 @@
-import { listQueryAfterAccess } from '../../documents/list-access.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import { withSavepoint } from '../../documents/savepoint.js';
 import { FrappeTypeError, FwError, ValidationError } from '../../errors/index.js';
 import type { Doc } from '../../meta/doctype.js';

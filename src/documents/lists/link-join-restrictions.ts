@@ -1,9 +1,9 @@
-import { fixedLinkTarget } from '../meta/field-links.js';
-import type { Meta } from '../meta/meta.js';
-import { listRestriction } from '../permissions/list-restriction.js';
-import type { PermissionContext } from '../permissions/permission-context.js';
-import { roleGrant } from '../permissions/role-permissions.js';
-import { conditionParts, isLeaf, type Condition, type FieldRef, type ListQuery } from '../query/list-query.js';
+import { fixedLinkTarget } from '../../meta/field-links.js';
+import type { Meta } from '../../meta/meta.js';
+import { listRestriction } from '../../permissions/list-restriction.js';
+import type { PermissionContext } from '../../permissions/permission-context.js';
+import { roleGrant } from '../../permissions/role-permissions.js';
+import { conditionParts, isLeaf, type Condition, type FieldRef, type ListQuery } from '../../query/list-query.js';
 
 const NONE: ReadonlyMap<string, Condition> = new Map();
 

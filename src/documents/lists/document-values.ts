@@ -1,8 +1,8 @@
 import { listQueryAfterAccess } from './list-access.js';
-import type { DocContext } from './doc-context.js';
-import type { DocumentService } from './document-service.js';
+import type { DocContext } from '../doc-context.js';
+import type { DocumentService } from '../document-service.js';
 import { listDocuments } from './list-documents.js';
-import { readSingleValues } from './singles/single-values.js';
+import { readSingleValues } from '../singles/single-values.js';
 
 /** How `get_value` answers. */
 export interface ValueOptions {

@@ -1,20 +1,20 @@
-import { DataError } from '../errors/index.js';
-import type { Meta } from '../meta/meta.js';
-import { listFieldAccess, type FieldAccess } from '../permissions/list-field-access.js';
-import { listRestriction } from '../permissions/list-restriction.js';
-import { mayUseDocType } from '../permissions/document-access.js';
-import type { PermissionContext } from '../permissions/permission-context.js';
-import { permissionContext } from './unit-permissions.js';
-import { permissionDenied } from '../permissions/permission-denied.js';
-import type { Principal } from '../auth/principal.js';
-import { withChildRows, type ChildSelection } from '../query/child-rows.js';
-import { compileCountQuery, compileListQuery, type CompileContext, type OutputColumn } from '../query/compile-list-query.js';
-import { CompiledStatementCache } from '../query/compiled-statement-cache.js';
-import { currentDate } from '../query/current-date.js';
-import type { Row, SqlStatement } from '../storage/database.js';
-import type { Condition, ListQuery } from '../query/list-query.js';
-import { shapeRowStream, shapeRows, type ShapedRow } from '../query/shape-rows.js';
-import type { DocContext } from './doc-context.js';
+import { DataError } from '../../errors/index.js';
+import type { Meta } from '../../meta/meta.js';
+import { listFieldAccess, type FieldAccess } from '../../permissions/list-field-access.js';
+import { listRestriction } from '../../permissions/list-restriction.js';
+import { mayUseDocType } from '../../permissions/document-access.js';
+import type { PermissionContext } from '../../permissions/permission-context.js';
+import { permissionContext } from '../unit-permissions.js';
+import { permissionDenied } from '../../permissions/permission-denied.js';
+import type { Principal } from '../../auth/principal.js';
+import { withChildRows, type ChildSelection } from '../../query/child-rows.js';
+import { compileCountQuery, compileListQuery, type CompileContext, type OutputColumn } from '../../query/compile-list-query.js';
+import { CompiledStatementCache } from '../../query/compiled-statement-cache.js';
+import { currentDate } from '../../query/current-date.js';
+import type { Row, SqlStatement } from '../../storage/database.js';
+import type { Condition, ListQuery } from '../../query/list-query.js';
+import { shapeRowStream, shapeRows, type ShapedRow } from '../../query/shape-rows.js';
+import type { DocContext } from '../doc-context.js';
 import { linkJoinRestrictions } from './link-join-restrictions.js';
 
 /** How a list is answered besides its query; the API surfaces differ here (docs/api.md "API v2"). */

@@ -1,9 +1,9 @@
 import { listQueryAfterAccess } from './list-access.js';
-import { DoesNotExistError, FrappeTypeError } from '../errors/index.js';
-import type { Doc } from '../meta/doctype.js';
-import { getChildRow } from './child-row-operations.js';
-import type { DocContext } from './doc-context.js';
-import type { DocumentService } from './document-service.js';
+import { DoesNotExistError, FrappeTypeError } from '../../errors/index.js';
+import type { Doc } from '../../meta/doctype.js';
+import { getChildRow } from '../child-row-operations.js';
+import type { DocContext } from '../doc-context.js';
+import type { DocumentService } from '../document-service.js';
 import { listDocuments } from './list-documents.js';
 
 /**

@@ -1,8 +1,8 @@
-import { FwError } from '../errors/index.js';
-import type { ListQuery } from '../query/list-query.js';
-import { assertBoundedArgs } from '../query/list-limits.js';
-import { listQueryOf, type ListParamsOptions } from '../query/parse-list-params.js';
-import type { DocContext } from './doc-context.js';
+import { FwError } from '../../errors/index.js';
+import type { ListQuery } from '../../query/list-query.js';
+import { assertBoundedArgs } from '../../query/list-limits.js';
+import { listQueryOf, type ListParamsOptions } from '../../query/parse-list-params.js';
+import type { DocContext } from '../doc-context.js';
 import { ownScope } from './list-documents.js';
 
 /**
