@@ -24,7 +24,7 @@ import { multipartOptions, uploadSteps } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
 import { countAnswers, registerMetricsRoutes } from '../metrics/metrics-routes.js';
 import { refuseInMaintenance } from './maintenance.js';
-import { registerOpenApi } from './openapi/index.js';
+import { registerOpenApi } from './routes/openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';

@@ -1,4 +1,4 @@
-import type { Meta } from '../../meta/meta.js';
+import type { Meta } from '../meta/meta.js';
 import { dataEnvelope, listParameters } from './common-components.js';
 import { WRITE_ERRORS } from './error-responses.js';
 import { ref, type JsonSchema, type OpenApiObject } from './json-schema.js';

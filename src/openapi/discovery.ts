@@ -1,10 +1,10 @@
-import type { Principal } from '../../auth/principal.js';
-import { DoesNotExistError, PermissionError } from '../../errors/index.js';
-import type { Meta } from '../../meta/meta.js';
-import { roleGrant } from '../../permissions/role-permissions.js';
-import type { DocMethodDefinition } from '../../rpc/doc-methods.js';
-import type { JsonSchema } from '../../rpc/method-params.js';
-import { mayCallMethod, type MethodDefinition, type MethodRegistry } from '../../rpc/method-registry.js';
+import type { Principal } from '../auth/principal.js';
+import { DoesNotExistError, PermissionError } from '../errors/index.js';
+import type { Meta } from '../meta/meta.js';
+import { roleGrant } from '../permissions/role-permissions.js';
+import type { DocMethodDefinition } from '../rpc/doc-methods.js';
+import type { JsonSchema } from '../rpc/method-params.js';
+import { mayCallMethod, type MethodDefinition, type MethodRegistry } from '../rpc/method-registry.js';
 
 /*
  * The reference's v2 discovery documents (docs/openapi.md "Discovery"), answered from the method

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Site } from '../../site/site.js';
-import { requestContext } from '../request-context.js';
-import { dataEnvelope } from './common-components.js';
-import { discoveryRoot, doctypeMethodDocument, doctypeMethodIndex, methodDocument, methodIndex, searchMethods } from './discovery.js';
-import type { JsonSchema, OpenApiObject } from './json-schema.js';
-import { operation, pathParameter } from './operation.js';
+import type { Site } from '../../../site/site.js';
+import { requestContext } from '../../request-context.js';
+import { dataEnvelope } from '../../../openapi/common-components.js';
+import { discoveryRoot, doctypeMethodDocument, doctypeMethodIndex, methodDocument, methodIndex, searchMethods } from '../../../openapi/discovery.js';
+import type { JsonSchema, OpenApiObject } from '../../../openapi/json-schema.js';
+import { operation, pathParameter } from '../../../openapi/operation.js';
 
 function query(req: FastifyRequest, name: string): string {
   const raw = (req.query as Record<string, unknown> | undefined)?.[name];

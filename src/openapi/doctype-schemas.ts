@@ -1,5 +1,5 @@
-import type { Meta } from '../../meta/meta.js';
-import { isWithheld } from '../../permissions/field-level.js';
+import type { Meta } from '../meta/meta.js';
+import { isWithheld } from '../permissions/field-level.js';
 import type { ComponentNames } from './component-names.js';
 import { fieldSchema, STAMP_PATTERN } from './field-schema.js';
 import type { JsonSchema } from './json-schema.js';

@@ -1,4 +1,4 @@
-import type { MethodDefinition } from '../../rpc/method-registry.js';
+import type { MethodDefinition } from '../rpc/method-registry.js';
 import { messageEnvelope, methodDataEnvelope } from './common-components.js';
 import { COMMON_ERRORS, WRITE_ERRORS } from './error-responses.js';
 import type { JsonSchema, OpenApiObject } from './json-schema.js';

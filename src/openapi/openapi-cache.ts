@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Principal } from '../../auth/principal.js';
-import type { Site } from '../../site/site.js';
+import type { Principal } from '../auth/principal.js';
+import type { Site } from '../site/site.js';
 import { buildOpenApi } from './build-openapi.js';
 import type { OpenApiObject } from './json-schema.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Site } from '../../site/site.js';
-import { requestContext } from '../request-context.js';
-import { OpenApiCache } from './openapi-cache.js';
-import type { OpenApiObject } from './json-schema.js';
+import type { Site } from '../../../site/site.js';
+import { requestContext } from '../../request-context.js';
+import { OpenApiCache } from '../../../openapi/openapi-cache.js';
+import type { OpenApiObject } from '../../../openapi/json-schema.js';
 
 /** True when `If-None-Match` names `etag` (or is `*`); weak validators compare equal too. */
 export function matchesEtag(header: string | string[] | undefined, etag: string): boolean {

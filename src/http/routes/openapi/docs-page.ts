@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DoesNotExistError } from '../../errors/index.js';
+import { DoesNotExistError } from '../../../errors/index.js';
 import { matchesEtag } from './openapi-routes.js';
 
 /*

@@ -1,5 +1,5 @@
-import * as catalogue from '../../errors/catalogue.js';
-import { FwError } from '../../errors/fw-error.js';
+import * as catalogue from '../errors/catalogue.js';
+import { FwError } from '../errors/fw-error.js';
 import { ref, type JsonSchema, type OpenApiObject } from './json-schema.js';
 
 /** The API version of a path: which error body it answers with (docs/api.md "Errors"). */

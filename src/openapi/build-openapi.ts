@@ -1,9 +1,9 @@
-import type { Principal } from '../../auth/principal.js';
-import { GUEST } from '../../auth/principal.js';
-import { DoesNotExistError, PermissionError } from '../../errors/index.js';
-import type { Meta } from '../../meta/meta.js';
-import { permittedLevels, roleGrant, type Actor } from '../../permissions/role-permissions.js';
-import { mayCallMethod, type MethodDefinition } from '../../rpc/method-registry.js';
+import type { Principal } from '../auth/principal.js';
+import { GUEST } from '../auth/principal.js';
+import { DoesNotExistError, PermissionError } from '../errors/index.js';
+import type { Meta } from '../meta/meta.js';
+import { permittedLevels, roleGrant, type Actor } from '../permissions/role-permissions.js';
+import { mayCallMethod, type MethodDefinition } from '../rpc/method-registry.js';
 import { GENERIC_SCHEMAS, LIST_PARAMETERS, SECURITY_SCHEMES } from './common-components.js';
 import { ComponentNames } from './component-names.js';
 import { doctypeSchemas, type FieldLevels } from './doctype-schemas.js';

@@ -1,6 +1,6 @@
-import type { DocField } from '../../meta/doctype.js';
-import { selectOptions } from '../../meta/field-types/select-type.js';
-import type { ResolvedField } from '../../meta/meta.js';
+import type { DocField } from '../meta/doctype.js';
+import { selectOptions } from '../meta/field-types/select-type.js';
+import type { ResolvedField } from '../meta/meta.js';
 import { nullable, ref, type JsonSchema } from './json-schema.js';
 
 /** Reading (what fw sends) or writing (what fw takes): input is more lenient than output. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Site } from '../../site/site.js';
+import type { Site } from '../../../site/site.js';
 import { discoveryPaths, registerDiscoveryRoutes } from './discovery-routes.js';
 import { registerDocsPage } from './docs-page.js';
 import { registerOpenApiRoutes } from './openapi-routes.js';
