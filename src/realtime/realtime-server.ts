@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import type { Site } from '../site/site.js';
-import { openBus } from './open-bus.js';
-import type { RealtimeBus } from './realtime-bus.js';
+import { openBus } from './bus/open-bus.js';
+import type { RealtimeBus } from './bus/realtime-bus.js';
 import { recheckCredentialsEvery } from './credential-recheck.js';
 import { endClientsInMaintenance } from './maintenance-watch.js';
 import { RealtimeHub } from './realtime-hub.js';

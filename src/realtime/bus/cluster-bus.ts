@@ -1,4 +1,4 @@
-import type { BusBatch, BusItem } from './realtime-message.js';
+import type { BusBatch, BusItem } from '../realtime-message.js';
 import type { BusHandlers, RealtimeBus } from './realtime-bus.js';
 
 /** The IPC messages between workers and the primary (see cluster-relay.ts). */

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import type { Site } from '../site/site.js';
+import type { Site } from '../../site/site.js';
 import { ClusterBus } from './cluster-bus.js';
 import { PostgresBus } from './postgres-bus.js';
 import { LocalBus, type RealtimeBus } from './realtime-bus.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { BusBatch, BusItem } from './realtime-message.js';
+import type { BusBatch, BusItem } from '../realtime-message.js';
 
 /** What a bus hands received batches to. */
 export interface BusHandlers {

@@ -1,5 +1,5 @@
-import type { BroadcastChannel } from '../storage/database.js';
-import type { BusBatch, BusItem } from './realtime-message.js';
+import type { BroadcastChannel } from '../../storage/database.js';
+import type { BusBatch, BusItem } from '../realtime-message.js';
 import type { BusHandlers, RealtimeBus } from './realtime-bus.js';
 
 const HANDED_OFF: Promise<void> = Promise.resolve();
