@@ -5,7 +5,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { DoesNotExistError } from '../errors/index.js';
 import { registerRealtime } from '../realtime/index.js';
-import { SOCKET_IO_PATH } from '../realtime/socket-server.js';
+import { SOCKET_IO_PATH } from '../realtime/socketio/socket-server.js';
 import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { bodyIdleTimeout, DEFAULT_BODY_IDLE_TIMEOUT_MS } from './body-idle-timeout.js';

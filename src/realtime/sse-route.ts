@@ -6,7 +6,7 @@ import { requestContext } from '../http/request-context.js';
 import type { Site } from '../site/site.js';
 import { cookiesTrusted, originTrust } from './handshake-auth.js';
 import type { RealtimeHub } from './realtime-hub.js';
-import { ownRooms } from './socket-handlers.js';
+import { ownRooms } from './socketio/socket-handlers.js';
 import { formatEvent, StreamSubscriber, StreamTransport } from './sse-transport.js';
 import { docTopic, doctypeTopic, mayJoin, roomOf, taskTopic, type Topic } from './topics.js';
 

@@ -1,11 +1,11 @@
 import type { Socket } from 'socket.io';
-import type { Principal } from '../auth/principal.js';
-import type { Site } from '../site/site.js';
-import { principalOf } from './read-decider.js';
-import { announceViewers, type OpenDocTopic } from './doc-viewers.js';
-import type { RealtimeHub } from './realtime-hub.js';
+import type { Principal } from '../../auth/principal.js';
+import type { Site } from '../../site/site.js';
+import { principalOf } from '../read-decider.js';
+import { announceViewers, type OpenDocTopic } from '../doc-viewers.js';
+import type { RealtimeHub } from '../realtime-hub.js';
 import type { SocketSubscriber } from './socket-transport.js';
-import { docTopic, doctypeTopic, mayJoin, roomOf, taskTopic, type Topic } from './topics.js';
+import { docTopic, doctypeTopic, mayJoin, roomOf, taskTopic, type Topic } from '../topics.js';
 
 /** An optional Socket.IO acknowledgement: `{ok: true}` or `{ok: false, error}`. Clients that pass none get nothing. */
 type Ack = ((answer: { ok: boolean; error?: string }) => void) | undefined;

@@ -1,6 +1,6 @@
 import type { Namespace, Socket } from 'socket.io';
-import type { DeliveredMessage } from './realtime-message.js';
-import type { Subscriber, SubscriberTransport } from './subscriber.js';
+import type { DeliveredMessage } from '../realtime-message.js';
+import type { Subscriber, SubscriberTransport } from '../subscriber.js';
 
 /** The engine socket's queue of packets not yet written (not in engine.io's public types). */
 interface EngineQueue {

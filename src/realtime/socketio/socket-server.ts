@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders, Server as HttpServer } from 'node:http';
 import { Server, type Namespace, type Socket } from 'socket.io';
-import type { Site } from '../site/site.js';
+import type { Site } from '../../site/site.js';
 import { clientAddressOf, proxyTrust } from './client-address.js';
-import { authenticateHandshake, authorizationOf, cookiesTrusted, hostnameOf, originTrust } from './handshake-auth.js';
-import { siteStopped } from './maintenance-watch.js';
-import type { RealtimeHub } from './realtime-hub.js';
+import { authenticateHandshake, authorizationOf, cookiesTrusted, hostnameOf, originTrust } from '../handshake-auth.js';
+import { siteStopped } from '../maintenance-watch.js';
+import type { RealtimeHub } from '../realtime-hub.js';
 import { handleSocketEvents, ownRooms } from './socket-handlers.js';
 import { SocketSubscriber, SocketTransport } from './socket-transport.js';
 
