@@ -8,7 +8,7 @@ import { endClientsInMaintenance } from './maintenance-watch.js';
 import { RealtimeHub } from './realtime-hub.js';
 import { SiteReadDecider } from './read-decider.js';
 import { closeSocketServer, createSocketServer } from './socketio/socket-server.js';
-import { registerSseRoute } from './sse-route.js';
+import { registerSseRoute } from './sse/sse-route.js';
 import { recheckSubscriptions } from './subscription-recheck.js';
 import { routeSessionsToTheirWorker } from './socketio/worker-affinity.js';
 

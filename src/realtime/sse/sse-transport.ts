@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import type { DeliveredMessage } from './realtime-message.js';
-import type { Subscriber, SubscriberTransport } from './subscriber.js';
+import type { DeliveredMessage } from '../realtime-message.js';
+import type { Subscriber, SubscriberTransport } from '../subscriber.js';
 
 /** Bytes a stream may have waiting, per message the limit allows (an event is ~100-300 bytes). */
 const BYTES_PER_MESSAGE = 512;

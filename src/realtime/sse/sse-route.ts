@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/principal.js';
-import { DataError, TooManyRequestsError } from '../errors/index.js';
-import { authenticateCredentials } from '../http/authenticate.js';
-import { requestContext } from '../http/request-context.js';
-import type { Site } from '../site/site.js';
-import { cookiesTrusted, originTrust } from './handshake-auth.js';
-import type { RealtimeHub } from './realtime-hub.js';
-import { ownRooms } from './socketio/socket-handlers.js';
+import type { Principal } from '../../auth/principal.js';
+import { DataError, TooManyRequestsError } from '../../errors/index.js';
+import { authenticateCredentials } from '../../http/authenticate.js';
+import { requestContext } from '../../http/request-context.js';
+import type { Site } from '../../site/site.js';
+import { cookiesTrusted, originTrust } from '../handshake-auth.js';
+import type { RealtimeHub } from '../realtime-hub.js';
+import { ownRooms } from '../socketio/socket-handlers.js';
 import { formatEvent, StreamSubscriber, StreamTransport } from './sse-transport.js';
-import { docTopic, doctypeTopic, mayJoin, roomOf, taskTopic, type Topic } from './topics.js';
+import { docTopic, doctypeTopic, mayJoin, roomOf, taskTopic, type Topic } from '../topics.js';
 
 /** The path of the event stream (docs/realtime.md, "Server-Sent Events"). */
 export const SSE_PATH = '/api/v2/realtime';
