@@ -22,7 +22,7 @@ import { setSecurityHeaders } from './security-headers.js';
 import { serveOtherUpgradesAsHttp } from './upgrade-fallback.js';
 import { multipartOptions, uploadSteps } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
-import { countAnswers, registerMetricsRoutes } from '../metrics/metrics-routes.js';
+import { countAnswers, registerMetricsRoutes } from './routes/metrics-routes.js';
 import { refuseInMaintenance } from './maintenance.js';
 import { registerOpenApi } from './routes/openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';

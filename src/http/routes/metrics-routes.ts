@@ -1,11 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PermissionError } from '../errors/index.js';
-import { authenticate } from '../http/authenticate.js';
-import type { RequestStep } from '../http/request-pipeline.js';
-import type { Site } from '../site/site.js';
-import { clusterMetricsText } from './cluster-metrics.js';
-import { siteMetrics } from './site-metrics.js';
+import { PermissionError } from '../../errors/index.js';
+import { authenticate } from '../authenticate.js';
+import type { RequestStep } from '../request-pipeline.js';
+import type { Site } from '../../site/site.js';
+import { clusterMetricsText } from '../../metrics/cluster-metrics.js';
+import { siteMetrics } from '../../metrics/site-metrics.js';
 
 /** The URLs that answer the metrics: the conventional one and the method paths of both prefixes. */
 export const METRICS_URLS = [
