@@ -33,7 +33,7 @@ import { registerMail } from '../mail/register-mail.js';
 import { registerCollaboration } from '../collaboration/register-collaboration.js';
 import { noticeSubject, noticeType } from '../collaboration/notice-subject.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
-import { databaseEngine } from '../storage/open-database.js';
+import { engineOf } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { folderWriteProblem } from '../files/storage-failure.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
@@ -234,8 +234,8 @@ export async function createSite(
   const undo = await prepareUndoOfSiteCreation(paths, dbUrl);
   const generatedPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
   // Before anything is written: a database that cannot be had leaves no folder behind.
-  const postgresAdmin = databaseEngine(dbUrl) === 'postgres' ? await import('../storage/postgres/create-database.js') : undefined;
-  const createdDatabase = postgresAdmin !== undefined && (await postgresAdmin.ensurePostgresDatabase(dbUrl));
+  const serverDatabases = await engineOf(dbUrl).serverDatabases?.();
+  const createdDatabase = serverDatabases !== undefined && (await serverDatabases.ensure(dbUrl));
   try {
     await mkdir(paths.publicFiles, { recursive: true });
     await mkdir(paths.privateFiles, { recursive: true });
@@ -248,7 +248,7 @@ export async function createSite(
     }
   } catch (err) {
     await undo();
-    if (createdDatabase) await postgresAdmin?.dropCreatedDatabase(dbUrl).catch(() => {});
+    if (createdDatabase) await serverDatabases?.drop(dbUrl).catch(() => {});
     throw err;
   }
   const weakAdminPassword = options.adminPassword ? await adminPasswordWeakness(options.adminPassword, options.checkAdminStrength ?? false) : undefined;
