@@ -1,3 +1,4 @@
+import { BUILT_IN_DOCTYPES } from './built-in-doctypes.js';
 import { mkdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { loadApps } from '../apps/load-apps.js';
@@ -73,7 +74,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
   let site: Site | undefined;
   try {
     const types = createFieldTypeRegistry();
-    const apps = await loadApps(paths.root, config.apps, types);
+    const apps = await loadApps(paths.root, config.apps, types, BUILT_IN_DOCTYPES);
     const metas = new MetaRegistry(db.dialect, types);
     await migrateDatabase(db, metas, { scope: 'builtIn', apps, progress: options.progress });
     await db.read((q) => metas.load(q));
