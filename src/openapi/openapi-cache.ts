@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Principal } from '../auth/principal.js';
-import type { Site } from '../site/site.js';
+import type { MetaRegistry } from '../meta/meta-registry.js';
+import type { MethodRegistry } from '../rpc/method-registry.js';
 import { buildOpenApi } from './build-openapi.js';
 import type { OpenApiObject } from './json-schema.js';
 
@@ -37,6 +38,12 @@ export function fwVersion(): string {
 /** A description weighs up to a few hundred kilobytes of text: a handful of role sets is what a site has. */
 const MAX_ENTRIES = 16;
 
+/** What the descriptions are built from: the site's metadata and methods. */
+export interface OpenApiSource {
+  readonly metas: MetaRegistry;
+  readonly methods: MethodRegistry;
+}
+
 /**
  * Descriptions by (metadata version, method registrations, role set, `?doctype=`): everyone with
  * the same roles sees the same description (docs/openapi.md "Caching"), so it is built once per
@@ -45,10 +52,10 @@ const MAX_ENTRIES = 16;
 export class OpenApiCache {
   readonly #entries = new Map<string, DescribedApi>();
   #generation = '';
-  readonly #site: Site;
+  readonly #site: OpenApiSource;
   readonly #extraPaths: () => Record<string, Record<string, OpenApiObject>>;
 
-  constructor(site: Site, extraPaths: () => Record<string, Record<string, OpenApiObject>> = () => ({})) {
+  constructor(site: OpenApiSource, extraPaths: () => Record<string, Record<string, OpenApiObject>> = () => ({})) {
     this.#site = site;
     this.#extraPaths = extraPaths;
   }
