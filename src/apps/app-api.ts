@@ -1,6 +1,7 @@
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocumentService } from '../documents/document-service.js';
 import { COMMITTED_EVENTS, type DocEvent, type DocHook, type HookRegistry } from '../documents/hooks.js';
-import { countDocuments, listDocuments } from '../documents/list-documents.js';
+import { countDocuments, listDocuments } from '../documents/lists/list-documents.js';
 import * as errors from '../errors/index.js';
 import { createAppJobs } from '../jobs/app-jobs.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -147,10 +148,10 @@ export function createAppApi(name: string, services: AppServices): AppApi {
     documents: services.documents,
     jobs: createAppJobs(name, services.jobs, fail),
     async list(ctx, doctype, params = {}) {
-      return (await listDocuments(ctx, doctype, { ...params, as_dict: true }, 'v1')).rows as Doc[];
+      return (await listDocuments(ctx, await listQueryAfterAccess(ctx, doctype, { ...params, as_dict: true }))).rows as Doc[];
     },
-    count(ctx, doctype, filters) {
-      return countDocuments(ctx, doctype, { filters });
+    async count(ctx, doctype, filters) {
+      return countDocuments(ctx, await listQueryAfterAccess(ctx, doctype, { filters }));
     },
     errors,
     realtime: {

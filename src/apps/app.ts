@@ -5,10 +5,15 @@ import type * as errors from '../errors/index.js';
 import type { AppJobs } from '../jobs/app-jobs.js';
 import type { AppMailArgs } from '../mail/app-mail.js';
 import type { Doc, DocTypeDef } from '../meta/doctype.js';
-import type { HasPermissionHook, PermissionQueryHook } from '../permissions/permission-hooks.js';
+import type { HasPermissionHook as AnyHasPermissionHook, PermissionQueryHook as AnyPermissionQueryHook } from '../permissions/permission-hooks.js';
 import type { DocMethodHandler, DocMethodOptions } from '../rpc/doc-methods.js';
 import type { MethodHandler, MethodOptions } from '../rpc/method-registry.js';
 import type { ProgressUpdate, PublishTarget } from '../realtime/realtime-publisher.js';
+
+/** A `has_permission` hook of an app: handed the unit of work as a DocContext. */
+export type HasPermissionHook = AnyHasPermissionHook<DocContext>;
+/** A `permission_query_conditions` hook of an app. */
+export type PermissionQueryHook = AnyPermissionQueryHook<DocContext>;
 
 /*
  * The contract between fw and an app. An app is an ES module whose default export (or export named

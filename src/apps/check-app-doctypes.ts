@@ -1,4 +1,3 @@
-import { CORE_DOCTYPES } from '../meta/core-doctypes/index.js';
 import { definitionProblem } from '../meta/check-definition.js';
 import type { DocTypeDef } from '../meta/doctype.js';
 import type { FieldTypeRegistry } from '../meta/field-types/registry.js';
@@ -16,15 +15,15 @@ export interface AppDocTypes {
  * DocType name may belong to one app only and never to a built-in. Throws an Error naming the app,
  * DocType and field.
  */
-export function checkAppDocTypes(apps: readonly AppDocTypes[], types: FieldTypeRegistry): void {
-  const known = new Map<string, DocTypeDef>(CORE_DOCTYPES.map((d) => [d.name, d]));
+export function checkAppDocTypes(apps: readonly AppDocTypes[], types: FieldTypeRegistry, builtIn: readonly DocTypeDef[]): void {
+  const known = new Map<string, DocTypeDef>(builtIn.map((d) => [d.name, d]));
   const owner = new Map<string, string>();
   for (const app of apps) {
     for (const def of app.doctypes) {
       const fail = (problem: string): never => {
         throw new Error(`App "${app.name}": DocType ${def.name}: ${problem}`);
       };
-      if (CORE_DOCTYPES.some((d) => d.name === def.name)) fail('a built-in DocType has this name');
+      if (builtIn.some((d) => d.name === def.name)) fail('a built-in DocType has this name');
       const other = owner.get(def.name);
       if (other !== undefined) fail(other === app.name ? 'defined twice' : `app "${other}" defines it too`);
       owner.set(def.name, app.name);

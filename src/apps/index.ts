@@ -10,12 +10,13 @@ export type { DocumentService, InsertOptions } from '../documents/document-servi
 export type { DocEvent, DocHook, HookArgs } from '../documents/hooks.js';
 export type { Doc, DocField, DocPerm, DocTypeDef, PermissionType } from '../meta/doctype.js';
 export type { Meta } from '../meta/meta.js';
-export type {
-  HasPermissionArgs,
-  HasPermissionHook,
-  PermissionQueryHook,
-  QueryConditionArgs,
-} from '../permissions/permission-hooks.js';
+export type { HasPermissionHook, PermissionQueryHook } from './app.js';
+import type { DocContext } from '../documents/doc-context.js';
+import type { HasPermissionArgs as AnyHasPermissionArgs, QueryConditionArgs as AnyQueryConditionArgs } from '../permissions/permission-hooks.js';
+/** What an app's `has_permission` hook is asked. */
+export type HasPermissionArgs = AnyHasPermissionArgs<DocContext>;
+/** What an app's `permission_query_conditions` hook is asked. */
+export type QueryConditionArgs = AnyQueryConditionArgs<DocContext>;
 export type { Condition, FieldRef, Operator } from '../query/list-query.js';
 export type { DocMethodCall, DocMethodHandler, DocMethodOptions } from '../rpc/doc-methods.js';
 export type {

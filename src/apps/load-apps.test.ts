@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
+import { BUILT_IN_DOCTYPES } from '../site/built-in-doctypes.js';
 import { loadApps } from './load-apps.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/library-app/index.js', import.meta.url));
@@ -31,7 +32,7 @@ describe('loadApps', () => {
     return file;
   }
   const appWith = (app: Record<string, unknown>) => writeApp(`export default ${JSON.stringify(app)};`);
-  const load = (...specs: string[]) => loadApps(site, specs, types);
+  const load = (...specs: string[]) => loadApps(site, specs, types, BUILT_IN_DOCTYPES);
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'fw-apps-'));

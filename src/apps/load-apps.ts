@@ -29,8 +29,9 @@ const APP_KEYS = new Set<string>(['name', 'doctypes', 'register'] satisfies (key
  * Imports the apps a site lists (site_config.json `"apps"`), in order, and checks each one: its
  * export, name, DocType JSON and the DocTypes of all of them together. Throws an Error naming
  * the app and what is wrong, so a broken app stops the site from opening rather than half-working.
+ * `builtIn` are fw's own DocTypes, whose names no app may take.
  */
-export async function loadApps(siteRoot: string, specs: readonly string[], types: FieldTypeRegistry): Promise<LoadedApp[]> {
+export async function loadApps(siteRoot: string, specs: readonly string[], types: FieldTypeRegistry, builtIn: readonly DocTypeDef[]): Promise<LoadedApp[]> {
   const apps: LoadedApp[] = [];
   for (const spec of specs) {
     const app = await loadApp(siteRoot, spec);
@@ -38,7 +39,7 @@ export async function loadApps(siteRoot: string, specs: readonly string[], types
     if (clash) throw new Error(`Apps "${clash.spec}" and "${spec}" are both named "${app.name}"; an app's name must be unique`);
     apps.push(app);
   }
-  checkAppDocTypes(apps, types);
+  checkAppDocTypes(apps, types, builtIn);
   return apps;
 }
 

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { serveClusterMetrics } from '../metrics/cluster-metrics.js';
-import { relayRealtimeBetweenWorkers } from '../realtime/cluster-relay.js';
+import { relayRealtimeBetweenWorkers } from '../realtime/bus/cluster-relay.js';
 import type { ProcessLog } from './process-log.js';
 import { RestartBackoff } from './restart-backoff.js';
 

@@ -1,4 +1,4 @@
-import { describeDatabaseUrl, databaseEngine } from '../storage/open-database.js';
+import { engineOf } from '../storage/open-database.js';
 import { resolveDbUrl, sitePaths } from '../site/site-paths.js';
 
 /** What the banner says about the site being served. */
@@ -21,8 +21,7 @@ export function listeningUrl(host: string, port: number): string {
 
 /** The database in words: engine and file, or engine and server (never a password). */
 function databaseWords(dbUrl: string, dir: string): string {
-  if (databaseEngine(dbUrl) === 'postgres') return `PostgreSQL ${describeDatabaseUrl(dbUrl)}`;
-  return `SQLite ${resolveDbUrl(dbUrl, sitePaths(dir))}`;
+  return engineOf(dbUrl).describe(resolveDbUrl(dbUrl, sitePaths(dir)));
 }
 
 /**

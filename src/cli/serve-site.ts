@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.js';
 import { schedulerTickFromEnv, startSiteWorker } from '../site/site-jobs.js';
-import { listenOnSocketIoPort, type ExtraPort } from '../realtime/socketio-port.js';
+import { listenOnSocketIoPort, type ExtraPort } from '../realtime/socketio/socketio-port.js';
 import { openSite } from '../site/open-site.js';
 import { prettyLogStream, type LogFormat } from './log-format.js';
 import { listeningUrl } from './serve-banner.js';

@@ -1,7 +1,7 @@
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookArgs } from '../documents/hooks.js';
-import { presentDoc } from '../documents/present-document.js';
+import { omitNulls } from '../documents/omit-nulls.js';
 import { FrappeTypeError, PermissionError, ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { MethodCall, MethodRegistry } from '../rpc/method-registry.js';
@@ -172,7 +172,7 @@ export async function docinfoAssignments(ctx: DocContext, doctype: string, name:
       .orderBy('creation')
       .compile(),
   );
-  return rows.map((r) => presentDoc({ name: r.name, owner: r.allocated_to, description: r.description, status: r.status }, 'v1'));
+  return rows.map((r) => omitNulls({ name: r.name, owner: r.allocated_to, description: r.description, status: r.status }));
 }
 
 /** Keeps `_assign` in step with every ToDo change, and registers the methods. */

@@ -1,5 +1,5 @@
 import type { DocContext } from '../documents/doc-context.js';
-import { presentDoc } from '../documents/present-document.js';
+import { omitNulls } from '../documents/omit-nulls.js';
 import { PermissionError } from '../errors/index.js';
 import type { MethodCall } from '../rpc/method-registry.js';
 import type { CollaborationParts } from './collaboration-parts.js';
@@ -48,7 +48,7 @@ async function follow(call: MethodCall, parts: CollaborationParts): Promise<unkn
   const followDoc = existing
     ? await parts.documents.get(system, DOCUMENT_FOLLOW, existing.name)
     : await parts.documents.insert(system, DOCUMENT_FOLLOW, { ref_doctype: meta.name, ref_docname: name, user }, { ignorePermissions: true });
-  return presentDoc(followDoc, 'v1');
+  return omitNulls(followDoc);
 }
 
 /** `fw.desk.form.document_follow.unfollow_document(doctype, doc_name, user)`: 1 when a follow ended, else 0. */

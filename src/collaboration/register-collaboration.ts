@@ -22,7 +22,7 @@ export function registerCollaboration(parts: CollaborationParts): void {
 
 /**
  * A deleted document takes its Tag Links, Document Follows and View Logs with it (they never hold a delete
- * back: documents/find-referrers.ts), in the delete's transaction.
+ * back: documents/links/find-referrers.ts), in the delete's transaction.
  */
 function registerCleanup(parts: CollaborationParts): void {
   parts.hooks.on('*', 'after_delete', async ({ doc, ctx }, next, doctype) => {

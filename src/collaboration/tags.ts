@@ -1,5 +1,6 @@
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocContext } from '../documents/doc-context.js';
-import { listDocuments } from '../documents/list-documents.js';
+import { listDocuments } from '../documents/lists/list-documents.js';
 import { FrappeTypeError } from '../errors/index.js';
 import type { MethodCall } from '../rpc/method-registry.js';
 import type { CollaborationParts } from './collaboration-parts.js';
@@ -88,7 +89,10 @@ async function getTags(call: MethodCall, parts: CollaborationParts): Promise<str
   const meta = ctx.metas.get(String(call.args.doctype));
   await parts.documents.authorize(ctx, meta, 'read');
   const txt = typeof call.args.txt === 'string' ? call.args.txt.toLowerCase() : '';
-  const { rows } = await listDocuments(ctx, meta.name, { fields: ['_user_tags'], filters: [['_user_tags', 'is', 'set']], limit_page_length: 0 }, 'v1');
+  const { rows } = await listDocuments(
+    ctx,
+    await listQueryAfterAccess(ctx, meta.name, { fields: ['_user_tags'], filters: [['_user_tags', 'is', 'set']], limit_page_length: 0 }),
+  );
   const tags = new Set<string>();
   for (const row of rows as Record<string, unknown>[])
     for (const t of tagsOf((row._user_tags as string | null) ?? null)) if (t.toLowerCase().includes(txt)) tags.add(t);

@@ -1,6 +1,6 @@
 import type { DocContext } from '../documents/doc-context.js';
 import type { HookRegistry } from '../documents/hooks.js';
-import { loadReferencedDocument } from '../documents/referenced-document.js';
+import { loadReferencedDocument } from '../documents/links/referenced-document.js';
 import type { Doc } from '../meta/doctype.js';
 import { holdsExplicitRoleFor } from '../permissions/automatic-roles.js';
 import { mayUseDocument } from '../permissions/document-access.js';

@@ -1,5 +1,5 @@
 import type { HookRegistry } from '../documents/hooks.js';
-import { deleteSingleRows } from '../documents/single-rows.js';
+import { deleteSingleRows } from '../documents/singles/single-rows.js';
 
 /**
  * Deleting a Single DocType removes its stored values from the Singles table (`__Singles`) (it has no table to drop),

@@ -1,7 +1,7 @@
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
-import { loadReferencedDocument } from '../documents/referenced-document.js';
+import { loadReferencedDocument } from '../documents/links/referenced-document.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import { holdsExplicitRoleFor } from '../permissions/automatic-roles.js';

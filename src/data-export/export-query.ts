@@ -1,5 +1,6 @@
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { Readable } from 'node:stream';
-import { listRows, planList } from '../documents/list-documents.js';
+import { listRows, planList } from '../documents/lists/list-documents.js';
 import { permissionContext } from '../documents/unit-permissions.js';
 import { mayUseDocType } from '../permissions/document-access.js';
 import { listFieldAccess } from '../permissions/list-field-access.js';
@@ -24,7 +25,7 @@ export async function exportQuery({ ctx, args, http }: MethodCall): Promise<unde
   const meta = ctx.metas.get(request.doctype);
   if (!(await mayUseDocType(permissionContext(ctx), meta, 'export'))) throw permissionDenied(ctx.principal, meta, 'export');
   const columns = exportColumns(args.fields, { meta, metaOf: (d) => ctx.metas.get(d), canRead: listFieldAccess(ctx.principal, meta, meta) });
-  const plan = await planList(ctx, request.doctype, { ...request.listArgs, fields: columns.map((c) => c.field) }, 'v1');
+  const plan = await planList(ctx, await listQueryAfterAccess(ctx, request.doctype, { ...request.listArgs, fields: columns.map((c) => c.field) }));
   if (plan.columns.length !== columns.length) throw new Error(`export of ${meta.name}: the list query chose other columns than the export`);
   const rows = listRows(ctx, plan)[Symbol.asyncIterator]();
   // Read before anything is sent, so a statement that fails still answers as JSON.

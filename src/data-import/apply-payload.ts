@@ -1,6 +1,6 @@
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
-import { namingRuleOf } from '../documents/naming.js';
+import { namingRuleOf } from '../documents/naming/naming.js';
 import { MandatoryError, ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';

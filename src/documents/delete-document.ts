@@ -3,7 +3,7 @@ import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
 import type { DocumentGuard } from './document-guard.js';
 import { documentNotFound } from './document-not-found.js';
-import { findReferrers, linkExistsError } from './find-referrers.js';
+import { findReferrers, linkExistsError } from './links/find-referrers.js';
 import { dropSecretFields } from './secret-fields.js';
 
 /**

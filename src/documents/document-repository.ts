@@ -3,7 +3,7 @@ import type { Meta, ResolvedField } from '../meta/meta.js';
 import type { Queryable, Row, SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { docFromRow } from './doc-from-row.js';
-import { docstatusStatements, FoundDocstatuses, type DocstatusLookups } from './docstatus-lookup.js';
+import { docstatusStatements, FoundDocstatuses, type DocstatusLookups } from './links/docstatus-lookup.js';
 import { ShapeCache, statementShape, type StatementShape } from '../storage/statement-shape.js';
 
 /** Where child rows of one table field live. */

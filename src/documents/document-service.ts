@@ -22,12 +22,12 @@ import type { DocumentGuard } from './document-guard.js';
 import { DocumentRepository } from './document-repository.js';
 import { applyFetchFrom } from './fetch-from.js';
 import { checkModified, laterThan } from './modified-stamp.js';
-import { findReferrers, linkExistsError } from './find-referrers.js';
+import { findReferrers, linkExistsError } from './links/find-referrers.js';
 import type { DocEvent, HookArgs } from './hooks.js';
-import { nameDocument, validateName } from './naming.js';
+import { nameDocument, validateName } from './naming/naming.js';
 import { storeSecretFields } from './secret-fields.js';
-import { deleteSingle, getSingle, loadSingle, updateSingle } from './single-document.js';
-import { checkLinks } from './check-links.js';
+import { deleteSingle, getSingle, loadSingle, updateSingle } from './singles/single-document.js';
+import { checkLinks } from './links/check-links.js';
 import { checkFieldValues, checkMandatory, checkSetOnlyOnce } from './validate-document.js';
 
 /** Options of a permission check on a document. */

@@ -88,7 +88,7 @@ export class HookRegistry {
    */
   readonly #resolved = new Map<string, { readonly hooks: readonly DocHook[]; readonly listeners: readonly CommittedListener[] }>();
   /** `has_permission` and `permission_query_conditions` hooks, registered by DocType like the events. */
-  readonly permissions = new PermissionHooks();
+  readonly permissions = new PermissionHooks<DocContext>();
 
   /** Adds `hook` for `event` on `doctype` (`*` for every DocType), after those already registered. */
   on(doctype: string, event: DocEvent, hook: DocHook): this {

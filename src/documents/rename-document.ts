@@ -4,8 +4,8 @@ import { DoesNotExistError, DuplicateEntryError, UniqueValidationError, Validati
 import type { Meta } from '../meta/meta.js';
 import type { DocContext } from './doc-context.js';
 import type { DocumentService } from './document-service.js';
-import { validateName } from './name-validation.js';
-import { renameReferences, renameUserReferences } from './rename-references.js';
+import { validateName } from './naming/name-validation.js';
+import { renameReferences, renameUserReferences } from './links/rename-references.js';
 
 /** Options of a rename. */
 export interface RenameOptions {

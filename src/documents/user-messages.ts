@@ -33,14 +33,3 @@ export class UserMessages {
     this.#list = [];
   }
 }
-
-/**
- * The messages as a response carries them: v1 `_server_messages` is a JSON text of a list of JSON
- * texts, one per message; v2 `messages` is the list of objects. Nothing when there is none.
- */
-export function messagesBody(messages: UserMessages | undefined, version: 'v1' | 'v2'): Record<string, unknown> {
-  const list = messages?.all ?? [];
-  if (list.length === 0) return {};
-  if (version === 'v2') return { messages: list.map((m) => ({ ...m })) };
-  return { _server_messages: JSON.stringify(list.map((m) => JSON.stringify(m))) };
-}

@@ -6,7 +6,7 @@ import multipart from '@fastify/multipart';
 import { DoesNotExistError } from '../errors/index.js';
 import { oauthErrorOf } from '../oauth/oauth-errors.js';
 import { registerRealtime } from '../realtime/index.js';
-import { SOCKET_IO_PATH } from '../realtime/socket-server.js';
+import { SOCKET_IO_PATH } from '../realtime/socketio/socket-server.js';
 import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { bodyIdleTimeout, DEFAULT_BODY_IDLE_TIMEOUT_MS } from './body-idle-timeout.js';
@@ -24,9 +24,9 @@ import { setSecurityHeaders } from './security-headers.js';
 import { serveOtherUpgradesAsHttp } from './upgrade-fallback.js';
 import { multipartOptions, uploadSteps } from './multipart-uploads.js';
 import { registerAdminUi } from './admin-ui.js';
-import { countAnswers, registerMetricsRoutes } from '../metrics/metrics-routes.js';
+import { countAnswers, registerMetricsRoutes } from './routes/metrics-routes.js';
 import { refuseInMaintenance } from './maintenance.js';
-import { registerOpenApi } from './openapi/index.js';
+import { registerOpenApi } from './routes/openapi/index.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerMethodRoutes } from './routes/method-routes.js';
 import { registerOAuthRoutes } from './routes/oauth-routes.js';
@@ -138,7 +138,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     onResponse: [uploads.release, countAnswers(site)],
   });
 
-  registerMetricsRoutes(app, site, (req) => authenticate(site, req));
+  registerMetricsRoutes(app, site);
   registerResourceRoutes(app, site);
   registerMethodRoutes(app, site);
   registerFileRoutes(app, site);

@@ -1,6 +1,6 @@
 import { now as stamp } from '../datetime/clock.js';
 import { storedDatetime } from '../datetime/stored-datetime.js';
-import { hashName } from '../documents/hash-name.js';
+import { hashName } from '../documents/naming/hash-name.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Database, Queryable } from '../storage/database.js';
 import type { JobClock } from './job-clock.js';

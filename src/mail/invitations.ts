@@ -2,7 +2,7 @@ import { ADMINISTRATOR_USER, BUILT_IN_USERS, loadPrincipal } from '../auth/princ
 import { findLoginUser } from '../auth/user-names.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { HookRegistry } from '../documents/hooks.js';
-import { readSingleRows } from '../documents/single-rows.js';
+import { readSingleRows } from '../documents/singles/single-rows.js';
 import { FrappeTypeError, PermissionError, ValidationError } from '../errors/index.js';
 import type { MethodCall, MethodRegistry } from '../rpc/method-registry.js';
 import type { Row } from '../storage/database.js';

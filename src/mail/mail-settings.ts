@@ -1,4 +1,4 @@
-import { readSingleRows, writeSingleRows } from '../documents/single-rows.js';
+import { readSingleRows, writeSingleRows } from '../documents/singles/single-rows.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { SYSTEM_SETTINGS } from '../settings/settings.js';

@@ -4,7 +4,7 @@ import { ADMINISTRATOR_USER, GUEST_USER, loadPrincipal } from '../auth/principal
 import { findLoginUser } from '../auth/user-names.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { HookRegistry } from '../documents/hooks.js';
-import { readSingleRows } from '../documents/single-rows.js';
+import { readSingleRows } from '../documents/singles/single-rows.js';
 import { AuthenticationError, FrappeTypeError, FwError, PermissionError, SecurityException, TooManyRequestsError } from '../errors/index.js';
 import type { MethodCall, MethodRegistry } from '../rpc/method-registry.js';
 import type { Queryable, Row } from '../storage/database.js';

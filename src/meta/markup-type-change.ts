@@ -1,4 +1,4 @@
-import { SINGLES_TABLE } from '../documents/single-rows.js';
+import { SINGLES_TABLE } from '../documents/singles/single-rows.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import type { DocTypeDef } from './doctype.js';

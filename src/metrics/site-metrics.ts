@@ -3,13 +3,18 @@ import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { countJobs } from '../jobs/job-store.js';
 import { offerToCluster } from './cluster-metrics.js';
 import { RequestMetrics } from './request-metrics.js';
-import type { Site } from '../site/site.js';
+import type { Database } from '../storage/database.js';
 
 /** The verbs counted by name; anything else (a client's invention) is counted as OTHER. */
 const VERBS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** A route label for requests no route matched, so unknown URLs never become labels of their own. */
 export const UNMATCHED_ROUTE = 'unmatched';
+
+/** What the site's metrics read: its database (pool and job counts). */
+export interface MetricsSource {
+  readonly db: Database;
+}
 
 /**
  * The Prometheus metrics of one site in one process, in a registry of its own (never prom-client's
@@ -21,7 +26,7 @@ export class SiteMetrics {
   readonly registry = new Registry();
   readonly #requests = new RequestMetrics();
 
-  constructor(site: Site) {
+  constructor(site: MetricsSource) {
     const registry = this.registry;
     // `fw serve --workers N`: each worker answers its own numbers, told apart by this label.
     registry.setDefaultLabels({ worker: String(cluster.worker?.id ?? 0) });
@@ -67,10 +72,10 @@ export class SiteMetrics {
   }
 }
 
-const bySite = new WeakMap<Site, SiteMetrics>();
+const bySite = new WeakMap<MetricsSource, SiteMetrics>();
 
 /** The metrics of `site` in this process, made on first use. */
-export function siteMetrics(site: Site): SiteMetrics {
+export function siteMetrics(site: MetricsSource): SiteMetrics {
   let metrics = bySite.get(site);
   if (!metrics) {
     metrics = new SiteMetrics(site);

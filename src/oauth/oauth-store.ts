@@ -1,6 +1,6 @@
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
-import { readSingleRows } from '../documents/single-rows.js';
+import { readSingleRows } from '../documents/singles/single-rows.js';
 import type { Doc } from '../meta/doctype.js';
 import { OAUTH_AUTHORIZATION_CODE, OAUTH_BEARER_TOKEN, OAUTH_CLIENT, OAUTH_PROVIDER_SETTINGS } from './doctypes/index.js';
 import { hashSecret } from './oauth-secrets.js';

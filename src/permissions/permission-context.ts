@@ -1,8 +1,7 @@
 import type { MaybePromise } from '../async/maybe-promise.js';
 import type { Principal } from '../auth/principal.js';
-import type { DocContext } from '../documents/doc-context.js';
 import type { Meta } from '../meta/meta.js';
-import type { PermissionHooks } from './permission-hooks.js';
+import type { PermissionHookRunner } from './permission-hooks.js';
 import type { ShareGrant } from './shares.js';
 import type { UserPermissionRule } from './user-permissions.js';
 
@@ -11,12 +10,12 @@ import type { UserPermissionRule } from './user-permissions.js';
  * decision needs it. Tests build one from plain arrays; a unit of work gets one from `permissionContext(ctx)`
  * (documents/unit-permissions.ts), which reads them from the database.
  */
-export interface PermissionContext {
+export interface PermissionContext<Ctx = unknown> {
   readonly principal: Principal;
   readonly metaOf: (doctype: string) => Meta;
-  readonly hooks: PermissionHooks;
-  /** The unit of work, handed on to app hooks. */
-  readonly ctx: DocContext;
+  readonly hooks: PermissionHookRunner<Ctx>;
+  /** The unit of work, handed on to app hooks (the document layer's DocContext). */
+  readonly ctx: Ctx;
   /** The principal's User Permission rules: at once when the principal carries them. */
   userPermissions(): MaybePromise<readonly UserPermissionRule[]>;
   /** Shares of `doctype` documents (of one, when `name` is given) with the principal or everyone. */

@@ -1,5 +1,4 @@
 import { makePrincipal, GUEST, type Principal } from '../auth/principal.js';
-import type { DocContext } from '../documents/doc-context.js';
 import type { DocPerm, DocTypeDef } from '../meta/doctype.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
 import { Meta } from '../meta/meta.js';
@@ -101,7 +100,7 @@ export function fakeContext(principal: Principal, data: FakeData = {}): Permissi
     },
     hooks: data.hooks ?? new PermissionHooks(),
     // No test hook reads the database.
-    ctx: {} as DocContext,
+    ctx: {},
     loads,
     async userPermissions() {
       loads.push('userPermissions');

@@ -1,38 +1,42 @@
 import type { Principal } from '../auth/principal.js';
-import type { DocContext } from '../documents/doc-context.js';
 import type { Doc, PermissionType } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { Condition } from '../query/list-query.js';
 import type { MaybePromise } from '../async/maybe-promise.js';
 
 /** What a `has_permission` hook is asked: may `principal` use `right` on `doc`? */
-export interface HasPermissionArgs {
+/*
+ * `Ctx` is the unit of work the hooks are handed (the document layer's DocContext): permissions/ only
+ * passes it on, so it names no type of the layers above it (docs/architecture.md "Permissions").
+ */
+
+export interface HasPermissionArgs<Ctx = unknown> {
   readonly doc: Doc;
   readonly meta: Meta;
   readonly right: PermissionType;
   readonly principal: Principal;
   /** The unit of work, for hooks that need to read the database. */
-  readonly ctx: DocContext;
+  readonly ctx: Ctx;
 }
 
 /**
  * A DocType's `has_permission` (docs/architecture.md "Permissions"): `false` denies, `true` or `undefined` leave the
  * decision to the role permissions. It runs only once the roles allow, so it can never widen access.
  */
-export type HasPermissionHook = (args: HasPermissionArgs) => boolean | undefined | Promise<boolean | undefined>;
+export type HasPermissionHook<Ctx = unknown> = (args: HasPermissionArgs<Ctx>) => boolean | undefined | Promise<boolean | undefined>;
 
 /** What a `permission_query_conditions` hook is asked: which rows of `meta` may `principal` list? */
-export interface QueryConditionArgs {
+export interface QueryConditionArgs<Ctx = unknown> {
   readonly meta: Meta;
   readonly principal: Principal;
-  readonly ctx: DocContext;
+  readonly ctx: Ctx;
 }
 
 /** A DocType's `permission_query_conditions`: a row condition ANDed into lists and counts, or none. */
-export type PermissionQueryHook = (args: QueryConditionArgs) => Condition | undefined | Promise<Condition | undefined>;
+export type PermissionQueryHook<Ctx = unknown> = (args: QueryConditionArgs<Ctx>) => Condition | undefined | Promise<Condition | undefined>;
 
 /** Whether the hooks from `from` on allow: without waiting until one of them answers with a promise. */
-function allowedFrom(hooks: readonly HasPermissionHook[], from: number, args: HasPermissionArgs): MaybePromise<boolean> {
+function allowedFrom<Ctx>(hooks: readonly HasPermissionHook<Ctx>[], from: number, args: HasPermissionArgs<Ctx>): MaybePromise<boolean> {
   for (let i = from; i < hooks.length; i++) {
     const answer = hooks[i]!(args);
     if (answer instanceof Promise) return answer.then((a) => a !== false && allowedFrom(hooks, i + 1, args));
@@ -41,33 +45,39 @@ function allowedFrom(hooks: readonly HasPermissionHook[], from: number, args: Ha
   return true;
 }
 
+/** What permission decisions ask of the hooks (method syntax: a registry of any unit type serves). */
+export interface PermissionHookRunner<Ctx = unknown> {
+  allows(args: HasPermissionArgs<Ctx>): MaybePromise<boolean>;
+  conditions(args: QueryConditionArgs<Ctx>): Promise<Condition | undefined>;
+}
+
 /**
  * Permission hooks by DocType (`*` for every DocType). Built-in controllers (ToDo) and apps register
  * through the same calls; every hook registered for a DocType runs, and any one of them can deny.
  */
-export class PermissionHooks {
-  readonly #hasPermission = new HooksByDocType<HasPermissionHook>();
-  readonly #queryConditions = new HooksByDocType<PermissionQueryHook>();
+export class PermissionHooks<Ctx = unknown> implements PermissionHookRunner<Ctx> {
+  readonly #hasPermission = new HooksByDocType<HasPermissionHook<Ctx>>();
+  readonly #queryConditions = new HooksByDocType<PermissionQueryHook<Ctx>>();
 
   /** Adds a `has_permission` hook for `doctype`. */
-  onHasPermission(doctype: string, hook: HasPermissionHook): this {
+  onHasPermission(doctype: string, hook: HasPermissionHook<Ctx>): this {
     this.#hasPermission.add(doctype, hook);
     return this;
   }
 
   /** Adds a `permission_query_conditions` hook for `doctype`. */
-  onQueryConditions(doctype: string, hook: PermissionQueryHook): this {
+  onQueryConditions(doctype: string, hook: PermissionQueryHook<Ctx>): this {
     this.#queryConditions.add(doctype, hook);
     return this;
   }
 
   /** False as soon as one hook for the document's DocType denies; true when none does. */
-  allows(args: HasPermissionArgs): MaybePromise<boolean> {
+  allows(args: HasPermissionArgs<Ctx>): MaybePromise<boolean> {
     return allowedFrom(this.#hasPermission.for(args.meta.name), 0, args);
   }
 
   /** The conditions of every hook for the DocType, ANDed; undefined when no hook restricts. */
-  async conditions(args: QueryConditionArgs): Promise<Condition | undefined> {
+  async conditions(args: QueryConditionArgs<Ctx>): Promise<Condition | undefined> {
     const parts: Condition[] = [];
     for (const hook of this.#queryConditions.for(args.meta.name)) {
       const condition = await hook(args);

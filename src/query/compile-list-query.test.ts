@@ -11,7 +11,7 @@ import { parseListParams } from './parse-list-params.js';
 const sqlite = new SqliteDialect();
 
 function compile(raw: Record<string, unknown>, overrides: Partial<CompileContext> = {}) {
-  const query = parseListParams(raw, { version: 'v1', doctype: 'ToDo' });
+  const query = parseListParams(raw, { doctype: 'ToDo' });
   return compileListQuery(query, fixtureContext(overrides.dialect ?? sqlite, overrides));
 }
 
@@ -109,7 +109,7 @@ describe('compileListQuery SQL', () => {
   });
 
   test('v2 orders a term without direction descending', () => {
-    const query = parseListParams({ order_by: 'status' }, { version: 'v2', doctype: 'ToDo' });
+    const query = parseListParams({ order_by: 'status' }, { paging: { start: 'start', pageLength: ['limit'] }, doctype: 'ToDo' });
     const { statement } = compileListQuery(query, fixtureContext(sqlite, { defaultDirection: 'desc' }));
     assert.match(statement.sql, /order by "t"\."status" desc nulls last, "t"\."name" desc/);
   });
@@ -235,7 +235,7 @@ describe('compileListQuery refusals', () => {
   });
 
   test('metadata for another DocType is a programming error', () => {
-    const query = parseListParams({}, { version: 'v1', doctype: 'User' });
+    const query = parseListParams({}, { doctype: 'User' });
     assert.throws(
       () => compileListQuery(query, fixtureContext(sqlite)),
       (err: unknown) => !(err instanceof FwError),
@@ -245,7 +245,7 @@ describe('compileListQuery refusals', () => {
 
 describe('compileCountQuery', () => {
   test('counts rows matching the filters without paging or order', () => {
-    const query = parseListParams({ filters: { status: 'Open' }, limit: 5, order_by: 'name' }, { version: 'v1', doctype: 'ToDo' });
+    const query = parseListParams({ filters: { status: 'Open' }, limit: 5, order_by: 'name' }, { doctype: 'ToDo' });
     assert.deepEqual(compileCountQuery(query, fixtureContext(sqlite)), {
       sql: 'select count(*) as "count" from "tabToDo" as "t" where "t"."status" = ?',
       parameters: ['Open'],
@@ -253,7 +253,7 @@ describe('compileCountQuery', () => {
   });
 
   test('counts distinct documents when a child table is joined', () => {
-    const query = parseListParams({ filters: { 'items.qty': 1 } }, { version: 'v1', doctype: 'ToDo' });
+    const query = parseListParams({ filters: { 'items.qty': 1 } }, { doctype: 'ToDo' });
     assert.match(compileCountQuery(query, fixtureContext(sqlite)).sql, /^select count\(distinct "t"\."name"\) as "count"/);
   });
 });

@@ -11,7 +11,7 @@ import { syncTable } from '../meta/schema-sync.js';
 import type { Database, Row } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { compileCountQuery, compileListQuery, type CompileContext } from './compile-list-query.js';
-import { parseListParams } from './parse-list-params.js';
+import { parseListParams, type PagingNames } from './parse-list-params.js';
 import { shapeRows, type ShapedRow } from './shape-rows.js';
 
 const USER: DocTypeDef = {
@@ -182,7 +182,7 @@ export async function seedFixtures(db: Database): Promise<void> {
 /** Runs list and count requests for ToDo against a seeded database, as the services would. */
 export interface FixtureRunner {
   /** The shaped rows of a v1 list request (no limit unless given). */
-  run(raw: Record<string, unknown>, overrides?: Partial<CompileContext>, version?: 'v1' | 'v2'): Promise<ShapedRow[]>;
+  run(raw: Record<string, unknown>, overrides?: Partial<CompileContext>, paging?: PagingNames): Promise<ShapedRow[]>;
   /** `run`, for requests whose rows are dicts. */
   dicts(raw: Record<string, unknown>, overrides?: Partial<CompileContext>): Promise<Record<string, unknown>[]>;
   /** The names matching `filters`, in name order. */
@@ -193,8 +193,8 @@ export interface FixtureRunner {
 
 /** A runner over `db`, which seedFixtures has filled. */
 export function fixtureRunner(db: Database): FixtureRunner {
-  const run: FixtureRunner['run'] = async (raw, overrides = {}, version = 'v1') => {
-    const query = parseListParams({ limit_page_length: 0, ...raw }, { version, doctype: 'ToDo' });
+  const run: FixtureRunner['run'] = async (raw, overrides = {}, paging) => {
+    const query = parseListParams({ limit_page_length: 0, ...raw }, { ...(paging ? { paging } : {}), doctype: 'ToDo' });
     const { statement, columns } = compileListQuery(query, fixtureContext(db.dialect, overrides));
     const rows = await db.read((q) => q.all(statement));
     return shapeRows(rows, columns, query.asDict);
@@ -205,7 +205,7 @@ export function fixtureRunner(db: Database): FixtureRunner {
     dicts,
     names: async (filters, extra = {}) => (await dicts({ filters, order_by: 'name asc', ...extra })).map((r) => r.name),
     async count(raw, overrides = {}) {
-      const query = parseListParams(raw, { version: 'v1', doctype: 'ToDo' });
+      const query = parseListParams(raw, { doctype: 'ToDo' });
       const rows = await db.read((q) => q.all(compileCountQuery(query, fixtureContext(db.dialect, overrides))));
       return Number(rows[0].count);
     },

@@ -89,6 +89,8 @@ export interface ListQuery {
   /** 0 means no limit. */
   readonly pageLength: number;
   readonly asDict: boolean;
+  /** For a child DocType: the parent DocType whose rows are listed (`parent`). */
+  readonly parent?: string;
 }
 
 /** True for a leaf condition (as opposed to an AND/OR group). */

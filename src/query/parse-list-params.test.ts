@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { FwError } from '../errors/index.js';
 import { parseListParams } from './parse-list-params.js';
 
-const v1 = (raw: Record<string, unknown>) => parseListParams(raw, { version: 'v1', doctype: 'ToDo' });
-const v2 = (raw: Record<string, unknown>) => parseListParams(raw, { version: 'v2', doctype: 'ToDo' });
+const v1 = (raw: Record<string, unknown>) => parseListParams(raw, { doctype: 'ToDo' });
+const v2 = (raw: Record<string, unknown>) => parseListParams(raw, { paging: { start: 'start', pageLength: ['limit'] }, doctype: 'ToDo' });
 
 function dataError(fn: () => unknown, mentions?: string): void {
   assert.throws(fn, (err: unknown) => {
@@ -34,8 +34,8 @@ describe('parseListParams defaults', () => {
   });
 
   test('takes the doctype from the arguments when the route gives none', () => {
-    assert.equal(parseListParams({ doctype: 'Note' }, { version: 'v1' }).doctype, 'Note');
-    dataError(() => parseListParams({}, { version: 'v1' }), 'doctype');
+    assert.equal(parseListParams({ doctype: 'Note' }, {}).doctype, 'Note');
+    dataError(() => parseListParams({}, {}), 'doctype');
   });
 });
 

@@ -1,13 +1,25 @@
 import { DataError } from '../errors/index.js';
 import { conditionParts, isLeaf, type Condition, type ListQuery, type SelectItem } from './list-query.js';
-import { assertBoundedValue, MAX_CONDITIONS, MAX_FIELD_CHARS, MAX_FIELDS, MAX_ORDER_TERMS, MAX_PAGING } from './list-limits.js';
+import { assertBoundedArgs, assertBoundedValue, MAX_CONDITIONS, MAX_FIELD_CHARS, MAX_FIELDS, MAX_ORDER_TERMS, MAX_PAGING } from './list-limits.js';
 import { parseFilters } from './parse-filters.js';
 import { parseGroupBy, parseOrderBy, parseSelectItem } from './parse-field-ref.js';
 
+/**
+ * The names of the paging parameters: `start`, and the first of `pageLength` a request sends (the
+ * others are ignored). The API surfaces name them differently (docs/api.md "Requests and answers").
+ */
+export interface PagingNames {
+  readonly start: string;
+  readonly pageLength: readonly string[];
+}
+
+/** The reference's names, which methods and apps use too: `limit_start`, `limit_page_length` (or `limit`). */
+export const REFERENCE_PAGING: PagingNames = { start: 'limit_start', pageLength: ['limit_page_length', 'limit'] };
+
 /** How to read the parameters. */
 export interface ListParamsOptions {
-  /** Which API surface they came from: paging names differ (docs/api.md "Requests and answers"). */
-  readonly version: 'v1' | 'v2';
+  /** Which parameters page the list; {@link REFERENCE_PAGING} when left out. */
+  readonly paging?: PagingNames;
   /** The DocType from the route; without it, the `doctype` argument names it (`fw.client.get_list`). */
   readonly doctype?: string;
 }
@@ -123,15 +135,10 @@ function parseBool(raw: unknown, param: string, fallback: boolean): boolean {
   throw new DataError(`${param} must be a boolean; got ${show(raw)}`);
 }
 
-function paging(raw: Readonly<Record<string, unknown>>, version: 'v1' | 'v2'): { start: number; pageLength: number } {
-  if (version === 'v2') {
-    return { start: parseCount(raw.start, 'start', 0), pageLength: parseCount(raw.limit, 'limit', DEFAULT_PAGE_LENGTH) };
-  }
-  const start = parseCount(raw.limit_start, 'limit_start', 0);
-  const pageLength = isAbsent(raw.limit_page_length)
-    ? parseCount(raw.limit, 'limit', DEFAULT_PAGE_LENGTH)
-    : parseCount(raw.limit_page_length, 'limit_page_length', DEFAULT_PAGE_LENGTH);
-  return { start, pageLength };
+function paging(raw: Readonly<Record<string, unknown>>, names: PagingNames): { start: number; pageLength: number } {
+  const start = parseCount(raw[names.start], names.start, 0);
+  const given = names.pageLength.find((name) => !isAbsent(raw[name])) ?? names.pageLength[names.pageLength.length - 1];
+  return { start, pageLength: parseCount(raw[given], given, DEFAULT_PAGE_LENGTH) };
 }
 
 /**
@@ -148,7 +155,30 @@ export function parseListParams(raw: Readonly<Record<string, unknown>>, opts: Li
     ...parseConditions(raw),
     orderBy: parseOrderBy(parseTerms(raw.order_by, 'order_by')),
     groupBy: parseGroupBy(parseTerms(raw.group_by, 'group_by')),
-    ...paging(raw, opts.version),
+    ...paging(raw, opts.paging ?? REFERENCE_PAGING),
     asDict: parseBool(raw.as_dict, 'as_dict', true),
+    ...(typeof raw.parent === 'string' && raw.parent !== '' ? { parent: raw.parent } : {}),
   };
+}
+
+/** Keys longer than this are parsed every time rather than kept. */
+const MAX_KEY_LENGTH = 4096;
+const MAX_KEPT = 512;
+const kept = new Map<string, ListQuery>();
+
+/**
+ * {@link parseListParams}, with the queries of recent arguments kept: a client paging through a
+ * list sends the same parameters again and again, and the same query object lets the list layer
+ * find its compiled plan without comparing queries. Parse errors are never kept.
+ */
+export function listQueryOf(raw: Readonly<Record<string, unknown>>, opts: ListParamsOptions = {}): ListQuery {
+  assertBoundedArgs(raw);
+  const key = JSON.stringify([opts.doctype ?? null, opts.paging?.start ?? null, raw]);
+  if (key.length > MAX_KEY_LENGTH) return parseListParams(raw, opts);
+  const found = kept.get(key);
+  if (found !== undefined) return found;
+  const query = parseListParams(raw, opts);
+  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
+  kept.set(key, query);
+  return query;
 }

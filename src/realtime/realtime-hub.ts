@@ -1,4 +1,4 @@
-import { quotaKey } from './client-address.js';
+import { quotaKey } from './socketio/client-address.js';
 import { EventRing } from './event-ring.js';
 import type { AccessChange, BusBatch, DeliveredMessage, ReadableBy, Revocation } from './realtime-message.js';
 import type { Subscriber } from './subscriber.js';

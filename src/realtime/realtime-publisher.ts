@@ -1,6 +1,6 @@
 import type { DocContext } from '../documents/doc-context.js';
 import { ValidationError } from '../errors/index.js';
-import type { RealtimeBus } from './realtime-bus.js';
+import type { RealtimeBus } from './bus/realtime-bus.js';
 import type { BusItem, RealtimeMessage } from './realtime-message.js';
 
 /** Where a published event goes (the reference's `publish_realtime` arguments). */

@@ -1,16 +1,16 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import type { Site } from '../site/site.js';
-import { openBus } from './open-bus.js';
-import type { RealtimeBus } from './realtime-bus.js';
+import { openBus } from './bus/open-bus.js';
+import type { RealtimeBus } from './bus/realtime-bus.js';
 import { recheckCredentialsEvery } from './credential-recheck.js';
 import { endClientsInMaintenance } from './maintenance-watch.js';
 import { RealtimeHub } from './realtime-hub.js';
 import { SiteReadDecider } from './read-decider.js';
-import { closeSocketServer, createSocketServer } from './socket-server.js';
-import { registerSseRoute } from './sse-route.js';
+import { closeSocketServer, createSocketServer } from './socketio/socket-server.js';
+import { registerSseRoute } from './sse/sse-route.js';
 import { recheckSubscriptions } from './subscription-recheck.js';
-import { routeSessionsToTheirWorker } from './worker-affinity.js';
+import { routeSessionsToTheirWorker } from './socketio/worker-affinity.js';
 
 /**
  * Adds realtime to a site's HTTP app (docs/realtime.md): Socket.IO at `/socket.io` on the app's

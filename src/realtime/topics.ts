@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
-import { loadSingle } from '../documents/single-document.js';
+import { loadSingle } from '../documents/singles/single-document.js';
 import type { Site } from '../site/site.js';
 
 /** What a client may subscribe to beyond its own rooms. */

@@ -1,5 +1,6 @@
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocContext } from '../documents/doc-context.js';
-import { planList, runList } from '../documents/list-documents.js';
+import { planList, runList } from '../documents/lists/list-documents.js';
 import type { Row } from '../storage/database.js';
 
 /** How many groups the sidebar gets, most frequent first (the reference's limit). */
@@ -26,7 +27,10 @@ function mostFirst(groups: GroupCount[]): GroupCount[] {
 export async function groupByCount(ctx: DocContext, doctype: string, filters: unknown, field: string): Promise<GroupCount[]> {
   const where = filters ?? [];
   if (field === 'assigned_to') return assignmentCounts(ctx, doctype, where);
-  const plan = await planList(ctx, doctype, { fields: [`${field} as name`, 'count(*) as count'], filters: where, group_by: field, limit_page_length: 0 }, 'v1');
+  const plan = await planList(
+    ctx,
+    await listQueryAfterAccess(ctx, doctype, { fields: [`${field} as name`, 'count(*) as count'], filters: where, group_by: field, limit_page_length: 0 }),
+  );
   if (!plan.columns.some((c) => c.key === 'name')) return [];
   const { rows } = await runList(ctx, plan);
   return mostFirst((rows as Record<string, unknown>[]).map((r) => ({ name: r.name, count: Number(r.count) })));
@@ -34,7 +38,7 @@ export async function groupByCount(ctx: DocContext, doctype: string, filters: un
 
 /** Counts the ToDos that assign the readable, matching documents, by assignee. */
 async function assignmentCounts(ctx: DocContext, doctype: string, filters: unknown): Promise<GroupCount[]> {
-  const plan = await planList(ctx, doctype, { fields: ['name'], filters, limit_page_length: 0 }, 'v1');
+  const plan = await planList(ctx, await listQueryAfterAccess(ctx, doctype, { fields: ['name'], filters, limit_page_length: 0 }));
   const names = ((await runList(ctx, plan)).rows as Record<string, unknown>[]).map((r) => String(r.name));
   const counts = new Map<string, number>();
   const todo = ctx.metas.get('ToDo').tableName;

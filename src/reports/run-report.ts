@@ -1,6 +1,7 @@
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
-import { planList, runList } from '../documents/list-documents.js';
+import { planList, runList } from '../documents/lists/list-documents.js';
 import { DataError, DoesNotExistError, PermissionError, ValidationError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
@@ -146,15 +147,13 @@ export async function runReport(ctx: DocContext, { report, meta }: RunnableRepor
     const aggregateLabel = g.fn === 'count' ? 'Count' : `${g.fn === 'sum' ? 'Sum' : 'Average'} of ${onLabel}`;
     const plan = await planList(
       ctx,
-      meta.name,
-      {
+      await listQueryAfterAccess(ctx, meta.name, {
         fields: [`${g.field} as ${groupKey}`, `${g.fn}(${g.on ?? '*'}) as ${AGGREGATE_COLUMN}`],
         filters: where,
         group_by: g.field,
         order_by: `${g.field} asc`,
         limit_page_length: 0,
-      },
-      'v1',
+      }),
     );
     rows = (await runList(ctx, plan)).rows as Record<string, unknown>[];
     const keys = new Set(plan.columns.map((c) => c.key));
@@ -173,9 +172,12 @@ export async function runReport(ctx: DocContext, { report, meta }: RunnableRepor
   } else {
     const plan = await planList(
       ctx,
-      meta.name,
-      { fields: q.fields.map((f) => `${f.expr} as ${f.key}`), filters: where, ...(q.orderBy ? { order_by: q.orderBy } : {}), limit_page_length: 0 },
-      'v1',
+      await listQueryAfterAccess(ctx, meta.name, {
+        fields: q.fields.map((f) => `${f.expr} as ${f.key}`),
+        filters: where,
+        ...(q.orderBy ? { order_by: q.orderBy } : {}),
+        limit_page_length: 0,
+      }),
     );
     rows = (await runList(ctx, plan)).rows as Record<string, unknown>[];
     // A field above the caller's permlevel is dropped by the list layer; its column goes with it.

@@ -1,5 +1,6 @@
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocContext } from '../documents/doc-context.js';
-import { planList, runList } from '../documents/list-documents.js';
+import { planList, runList } from '../documents/lists/list-documents.js';
 import { DataError } from '../errors/index.js';
 
 /**
@@ -17,16 +18,14 @@ export async function sidebarStats(ctx: DocContext, doctype: string, stats: unkn
     if (!meta.hasColumn(field)) continue;
     const plan = await planList(
       ctx,
-      doctype,
-      {
+      await listQueryAfterAccess(ctx, doctype, {
         fields: [`${field} as value`, 'count(*) as count'],
         filters: [...where, [field, 'is', 'set']],
         group_by: field,
         order_by: `${field} asc`,
         limit_page_length: 0,
         as_dict: false,
-      },
-      'v1',
+      }),
     );
     if (plan.columns.length < 2) continue;
     out[field] = (await runList(ctx, plan)).rows as unknown[][];
@@ -43,7 +42,10 @@ export async function workflowStateCount(ctx: DocContext, doctype: string, state
   if (!meta.hasColumn(stateField)) return [];
   const known = Array.isArray(states) ? states : [];
   const filters = known.length > 0 ? [[stateField, 'not in', known]] : [];
-  const plan = await planList(ctx, doctype, { fields: [stateField, 'count(*) as count'], filters, group_by: stateField, limit_page_length: 0 }, 'v1');
+  const plan = await planList(
+    ctx,
+    await listQueryAfterAccess(ctx, doctype, { fields: [stateField, 'count(*) as count'], filters, group_by: stateField, limit_page_length: 0 }),
+  );
   const rows = (await runList(ctx, plan)).rows as Record<string, unknown>[];
   return rows.filter((r) => r[stateField] !== null && r[stateField] !== undefined && r[stateField] !== '');
 }

@@ -1,5 +1,6 @@
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { DocContext } from '../documents/doc-context.js';
-import { listDocuments } from '../documents/list-documents.js';
+import { listDocuments } from '../documents/lists/list-documents.js';
 import { PermissionError } from '../errors/index.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
@@ -86,7 +87,7 @@ async function readableNames(ctx: DocContext, candidates: readonly RankedCandida
     try {
       for (let i = 0; i < names.length; i += NAMES_PER_CHECK) {
         const filters = [['name', 'in', names.slice(i, i + NAMES_PER_CHECK)]];
-        const { rows } = await listDocuments(ctx, doctype, { fields: ['name'], filters, limit_page_length: 0 }, 'v1');
+        const { rows } = await listDocuments(ctx, await listQueryAfterAccess(ctx, doctype, { fields: ['name'], filters, limit_page_length: 0 }));
         for (const row of rows as Array<{ name: string }>) readable.add(`${doctype}\u0000${row.name}`);
       }
     } catch (err) {

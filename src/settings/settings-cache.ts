@@ -1,4 +1,4 @@
-import { fromSingleText, readSingleRows } from '../documents/single-rows.js';
+import { fromSingleText, readSingleRows } from '../documents/singles/single-rows.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Meta } from '../meta/meta.js';
 import type { Queryable } from '../storage/database.js';

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dialect } from '../storage/dialect.js';
+import { engineByName, engineNamed } from '../storage/open-database.js';
 
 /** The archive member that describes a backup; restore reads it before touching anything. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -22,12 +23,7 @@ export interface BackupManifest {
 
 /** The manifest of a backup being written now. */
 export function newManifest(engine: Dialect['name'], created: Date): BackupManifest {
-  return { format: FORMAT, version: VERSION, engine, database: databaseMember(engine), created: created.toISOString() };
-}
-
-/** The archive member name of an engine's dump: SQLite file, or pg_dump custom format. */
-function databaseMember(engine: Dialect['name']): string {
-  return engine === 'postgres' ? 'database.pgdump' : 'database.sqlite';
+  return { format: FORMAT, version: VERSION, engine, database: engineByName(engine).dumpMember, created: created.toISOString() };
 }
 
 /**
@@ -45,8 +41,9 @@ export async function readBackupManifest(folder: string, archive: string): Promi
   if (raw.version !== VERSION) {
     throw new Error(`${archive} has backup format version ${String(raw.version)}; this fw reads version ${VERSION}: restore it with the fw that wrote it`);
   }
-  if (raw.engine !== 'sqlite' && raw.engine !== 'postgres') throw new Error(`${archive} names an unknown database engine "${String(raw.engine)}"`);
-  const manifest = { ...(raw as unknown as BackupManifest), database: databaseMember(raw.engine) };
+  const engine = engineNamed(raw.engine);
+  if (!engine) throw new Error(`${archive} names an unknown database engine "${String(raw.engine)}"`);
+  const manifest = { ...(raw as unknown as BackupManifest), database: engine.dumpMember };
   try {
     await stat(join(folder, manifest.database));
   } catch {

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { now } from '../datetime/clock.js';
-import { CORE_DOCTYPES } from '../meta/core-doctypes/index.js';
+import { BUILT_IN_DOCTYPES } from './built-in-doctypes.js';
 import type { Doc, DocTypeDef } from '../meta/doctype.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import { syncTable } from '../meta/schema-sync.js';
 import { DocumentRepository } from '../documents/document-repository.js';
 import { ensureDoc, storeDefinition } from '../documents/shipped-documents.js';
-import { seriesTableStatement } from '../documents/naming-series.js';
-import { singlesTableStatement } from '../documents/single-rows.js';
+import { seriesTableStatement } from '../documents/naming/naming-series.js';
+import { singlesTableStatement } from '../documents/singles/single-rows.js';
 import { addMissingAuthColumns, authTableStatements } from '../auth/auth-tables.js';
 import { jobTableStatements } from '../jobs/job-table.js';
 import { scheduleTableStatements } from '../jobs/schedule-table.js';
@@ -30,7 +30,7 @@ export type Progress = (message: string) => void;
 
 /** Fingerprint of what installCore writes, so an up-to-date site is left untouched at every start. */
 const CORE_FINGERPRINT = createHash('sha256')
-  .update(JSON.stringify([CORE_DOCTYPES, STANDARD_ROLES]))
+  .update(JSON.stringify([BUILT_IN_DOCTYPES, STANDARD_ROLES]))
   .digest('hex');
 const FINGERPRINT_KEY = 'core_fingerprint';
 
@@ -72,22 +72,22 @@ export async function installCore(
   const custom = await existingCustomDefinitions(q, dialect, metas);
   // Every other stored DocType (custom and apps'), compiled before the registry is reset: a new fw
   // may add standard columns (docs/collaboration.md "Columns"), which their tables get below.
-  const coreNames = new Set(CORE_DOCTYPES.map((d) => d.name));
+  const coreNames = new Set(BUILT_IN_DOCTYPES.map((d) => d.name));
   const otherMetas = metas
     .names()
     .filter((n) => !coreNames.has(n))
     .map((n) => metas.get(n));
-  metas.setAll([...CORE_DOCTYPES, ...custom]);
+  metas.setAll([...BUILT_IN_DOCTYPES, ...custom]);
   const repo = new DocumentRepository(dialect, (d) => metas.get(d));
   const stamp = now('UTC');
 
-  for (const def of CORE_DOCTYPES) {
+  for (const def of BUILT_IN_DOCTYPES) {
     progress(`DocType ${def.name}`);
     await syncTable(q, dialect, metas.get(def.name));
   }
   for (const meta of otherMetas) await syncTable(q, dialect, meta);
   let changed = false;
-  for (const def of CORE_DOCTYPES) {
+  for (const def of BUILT_IN_DOCTYPES) {
     if (await storeDefinition(q, repo, metas, { ...def, custom: 0, module: def.module ?? 'Core' }, stamp)) changed = true;
   }
 

@@ -1,6 +1,6 @@
 import { installAppDocTypes } from '../apps/install-app-doctypes.js';
 import { loadApps, type LoadedApp } from '../apps/load-apps.js';
-import { CORE_DOCTYPES } from '../meta/core-doctypes/index.js';
+import { BUILT_IN_DOCTYPES } from './built-in-doctypes.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
 import { MetaRegistry } from '../meta/meta-registry.js';
 import { syncTable } from '../meta/schema-sync.js';
@@ -46,7 +46,7 @@ export async function migrateDatabase(db: Database, metas: MetaRegistry, options
   return db.transaction(async (q) => {
     const force = options.scope === 'all';
     await installCore(q, db.dialect, metas, progress, { force });
-    const builtIn = CORE_DOCTYPES.length;
+    const builtIn = BUILT_IN_DOCTYPES.length;
     const loaded = options.apps ?? [];
     const apps = await installAppDocTypes(q, db.dialect, metas, loaded, progress, { force });
     const appNames = loaded.map((app) => app.name);
@@ -78,7 +78,7 @@ export async function migrateSite(dir: string, options: { dbUrl?: string; progre
   });
   try {
     const types = createFieldTypeRegistry();
-    const apps = await loadApps(paths.root, config.apps, types);
+    const apps = await loadApps(paths.root, config.apps, types, BUILT_IN_DOCTYPES);
     const metas = new MetaRegistry(db.dialect, types);
     return await migrateDatabase(db, metas, { scope: 'all', apps, progress: options.progress });
   } finally {

@@ -1,8 +1,8 @@
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { SESSIONS_TABLE } from '../auth/auth-tables.js';
-import { SERIES_TABLE } from '../documents/naming-series.js';
-import { SINGLES_TABLE } from '../documents/single-rows.js';
+import { SERIES_TABLE } from '../documents/naming/naming-series.js';
+import { SINGLES_TABLE } from '../documents/singles/single-rows.js';
 
 /** One internal table that older versions kept under a DocType-style `tab` name. */
 interface MovedTable {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Database } from '../storage/database.js';
-import { databaseEngine, describeDatabaseUrl, openDatabase } from '../storage/open-database.js';
+import { describeDatabaseUrl, engineOf, openDatabase } from '../storage/open-database.js';
 import { loadSiteConfig, type SiteConfig } from './site-config.js';
 import { resolveDbUrl, sitePaths, type SitePaths } from './site-paths.js';
 
@@ -39,7 +39,7 @@ const MISSING_DATABASE_ADVICE =
 
 /** Refuses before opening when an existing site's SQLite file is missing (opening would create it empty). */
 async function checkSqliteFileExists(url: string, file: string, paths: SitePaths): Promise<void> {
-  if (databaseEngine(url) !== 'sqlite' || file === ':memory:') return;
+  if (engineOf(url).databaseFiles(file).length === 0) return;
   const problem = await stat(file).then(
     (s) => (s.isFile() ? undefined : 'is not a file'),
     (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 'does not exist' : `cannot be reached (${err.message})`),

@@ -1,3 +1,4 @@
+import { BUILT_IN_DOCTYPES } from './built-in-doctypes.js';
 import { mkdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { loadApps } from '../apps/load-apps.js';
@@ -39,7 +40,7 @@ import { registerCollaboration } from '../collaboration/register-collaboration.j
 import { registerOAuth } from '../oauth/register-oauth.js';
 import { noticeSubject, noticeType } from '../collaboration/notice-subject.js';
 import { assertDatabaseUrl } from '../storage/database-url.js';
-import { databaseEngine } from '../storage/open-database.js';
+import { engineOf } from '../storage/open-database.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { folderWriteProblem } from '../files/storage-failure.js';
 import { createFieldTypeRegistry } from '../meta/field-types/index.js';
@@ -83,7 +84,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
   let opened!: Site;
   try {
     const types = createFieldTypeRegistry();
-    const apps = await loadApps(paths.root, config.apps, types);
+    const apps = await loadApps(paths.root, config.apps, types, BUILT_IN_DOCTYPES);
     const metas = new MetaRegistry(db.dialect, types);
     await migrateDatabase(db, metas, { scope: 'builtIn', apps, progress: options.progress });
     await db.read((q) => metas.load(q));
@@ -197,7 +198,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       sessions,
       sessionExpirySeconds: async () => (await siteSettings(opened)).session_expiry,
     });
-    site = new Site(paths, config, db, metas, hooks, documents, methods, sessions, identity, realtime, files, jobs, mail);
+    site = new Site({ paths, config, db, metas, hooks, documents, methods, sessions, identity, realtime, files, jobs, mail });
     if (config.file_storage.backend === 'local') await warnAboutFileFolders(paths, options.warn);
     const { settingsCache } = site;
     opened = site;
@@ -311,8 +312,8 @@ export async function createSite(
   const undo = await prepareUndoOfSiteCreation(paths, dbUrl);
   const generatedPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
   // Before anything is written: a database that cannot be had leaves no folder behind.
-  const postgresAdmin = databaseEngine(dbUrl) === 'postgres' ? await import('../storage/postgres/create-database.js') : undefined;
-  const createdDatabase = postgresAdmin !== undefined && (await postgresAdmin.ensurePostgresDatabase(dbUrl));
+  const serverDatabases = await engineOf(dbUrl).serverDatabases?.();
+  const createdDatabase = serverDatabases !== undefined && (await serverDatabases.ensure(dbUrl));
   try {
     await mkdir(paths.publicFiles, { recursive: true });
     await mkdir(paths.privateFiles, { recursive: true });
@@ -325,7 +326,7 @@ export async function createSite(
     }
   } catch (err) {
     await undo();
-    if (createdDatabase) await postgresAdmin?.dropCreatedDatabase(dbUrl).catch(() => {});
+    if (createdDatabase) await serverDatabases?.drop(dbUrl).catch(() => {});
     throw err;
   }
   const weakAdminPassword = options.adminPassword ? await adminPasswordWeakness(options.adminPassword, options.checkAdminStrength ?? false) : undefined;

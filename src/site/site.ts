@@ -80,6 +80,25 @@ const stderrLogger: SiteLogger = {
 
 export type { UnitOptions } from '../documents/unit-runner.js';
 
+/** What a Site is built from: the parts openSite() wires, by name. */
+export interface SiteParts {
+  paths: SitePaths;
+  config: SiteConfig;
+  db: Database;
+  metas: MetaRegistry;
+  hooks: HookRegistry;
+  documents: DocumentService;
+  methods: MethodRegistry;
+  sessions: SessionStore;
+  /** Credentials, sessions and tokens → principal (docs/architecture.md "Identity"). */
+  identity: Identity;
+  realtime: RealtimePublisher;
+  files: FileStore;
+  /** A queue on `db` when left out. */
+  jobs?: JobQueue;
+  mail?: MailService;
+}
+
 /** An open site: its config, database and services, wired once by openSite(). */
 export class Site implements UnitRunner {
   /** The settings in effect, refreshed after each unit's metadata check; read them through siteSettings(). */
@@ -98,31 +117,45 @@ export class Site implements UnitRunner {
   readonly services: MethodServices;
   readonly #reportCallbackError: UnitErrorReporter = (err, phase) => this.logger.error({ err, phase }, `${phase} callback failed`);
 
-  constructor(
-    readonly paths: SitePaths,
-    readonly config: SiteConfig,
-    readonly db: Database,
-    readonly metas: MetaRegistry,
-    readonly hooks: HookRegistry,
-    readonly documents: DocumentService,
-    readonly methods: MethodRegistry,
-    readonly sessions: SessionStore,
-    /** Credentials, sessions and tokens → principal (docs/architecture.md "Identity"). */
-    readonly identity: Identity,
-    /** Live events to Socket.IO and event-stream clients (docs/realtime.md). */
-    readonly realtime: RealtimePublisher,
-    /** The site's one file store (docs/files.md). */
-    readonly files: FileStore,
-    /** Background jobs in the site's database (docs/jobs.md). */
-    readonly jobs: JobQueue = new JobQueue(db),
-    /** Outgoing mail: queue a mail in a unit of work (docs/mail.md). */
-    readonly mail?: MailService,
-  ) {
-    this.principals = identity.principals;
-    this.tokenCache = identity.tokenCache;
+  readonly paths: SitePaths;
+  readonly config: SiteConfig;
+  readonly db: Database;
+  readonly metas: MetaRegistry;
+  readonly hooks: HookRegistry;
+  readonly documents: DocumentService;
+  readonly methods: MethodRegistry;
+  readonly sessions: SessionStore;
+  /** Credentials, sessions and tokens → principal (docs/architecture.md "Identity"). */
+  readonly identity: Identity;
+  /** Live events to Socket.IO and event-stream clients (docs/realtime.md). */
+  readonly realtime: RealtimePublisher;
+  /** The site's one file store (docs/files.md). */
+  readonly files: FileStore;
+  /** Background jobs in the site's database (docs/jobs.md). */
+  readonly jobs: JobQueue;
+  /** Outgoing mail: queue a mail in a unit of work (docs/mail.md). */
+  readonly mail?: MailService;
+
+  constructor(parts: SiteParts) {
+    this.paths = parts.paths;
+    this.config = parts.config;
+    this.db = parts.db;
+    this.metas = parts.metas;
+    this.hooks = parts.hooks;
+    this.documents = parts.documents;
+    this.methods = parts.methods;
+    this.sessions = parts.sessions;
+    this.identity = parts.identity;
+    this.realtime = parts.realtime;
+    this.files = parts.files;
+    this.jobs = parts.jobs ?? new JobQueue(parts.db);
+    this.mail = parts.mail;
+    const { paths, config, documents, files, sessions } = this;
+    this.principals = parts.identity.principals;
+    this.tokenCache = parts.identity.tokenCache;
     this.settingsCache = new SettingsCache(config);
     this.maintenance = new MaintenanceWatch(paths.config, { on: config.maintenance_mode, allowReads: config.allow_reads_during_maintenance });
-    clearPrincipalsOnChange(hooks, this.principals, this.tokenCache);
+    clearPrincipalsOnChange(this.hooks, this.principals, this.tokenCache);
     this.services = {
       documents,
       files,

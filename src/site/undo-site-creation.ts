@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { databaseEngine } from '../storage/open-database.js';
+import { engineOf } from '../storage/open-database.js';
 import { resolveDbUrl, type SitePaths } from './site-paths.js';
 
 async function exists(path: string): Promise<boolean> {
@@ -19,8 +19,7 @@ async function exists(path: string): Promise<boolean> {
  * failed install) must not leave a folder that later commands take for a site.
  */
 export async function prepareUndoOfSiteCreation(paths: SitePaths, dbUrl: string): Promise<() => Promise<void>> {
-  const sqliteFile = databaseEngine(dbUrl) === 'sqlite' ? resolveDbUrl(dbUrl, paths) : undefined;
-  const databaseFiles = sqliteFile && sqliteFile !== ':memory:' ? [sqliteFile, `${sqliteFile}-wal`, `${sqliteFile}-shm`] : [];
+  const databaseFiles = engineOf(dbUrl).databaseFiles(resolveDbUrl(dbUrl, paths));
   // Outermost first: a folder that did not exist is removed whole, with everything made inside it.
   const folders = [paths.root, dirname(paths.publicFiles), paths.publicFiles, dirname(paths.privateFiles), paths.privateFiles];
   const newFolders: string[] = [];

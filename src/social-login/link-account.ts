@@ -1,7 +1,7 @@
 import { ADMINISTRATOR_USER, GUEST_USER } from '../auth/principal.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
-import { readSingleRows } from '../documents/single-rows.js';
+import { readSingleRows } from '../documents/singles/single-rows.js';
 import { AuthenticationError, PermissionError } from '../errors/index.js';
 import { SYSTEM_SETTINGS } from '../settings/settings.js';
 import type { Row } from '../storage/database.js';

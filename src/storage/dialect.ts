@@ -44,3 +44,31 @@ export interface Dialect {
   /** True when `SELECT ... FOR UPDATE` is meaningful (a write transaction already locks all of SQLite). */
   readonly supportsRowLocks: boolean;
 }
+
+/** Creating and dropping the database of a new site on a database server. */
+export interface ServerDatabases {
+  /** Creates the database a URL names when the server lacks it; true when it did. */
+  ensure(url: string): Promise<boolean>;
+  /** Drops a database that `ensure` created. */
+  drop(url: string): Promise<void>;
+}
+
+/**
+ * What differs between the engines before a database is open, for the site's lifecycle (creating,
+ * backing up, describing). `engineOf(url)` and `engineNamed(name)` in open-database.ts pick one, so
+ * code outside storage/ never compares engine names (docs/architecture.md "The folders of `src/`").
+ */
+export interface DatabaseEngine {
+  readonly name: Dialect['name'];
+  /** The archive member that holds a backup's dump of this engine. */
+  readonly dumpMember: string;
+  /**
+   * The files that make up the database a resolved URL names (the main file first), when the
+   * database is files of the site's disk; none for a server or an in-memory database.
+   */
+  databaseFiles(resolvedUrl: string): readonly string[];
+  /** The database in words: engine and file, or engine and server, never a password. */
+  describe(resolvedUrl: string): string;
+  /** For a server engine: its databases are created for a new site (loaded when asked for). */
+  readonly serverDatabases?: () => Promise<ServerDatabases>;
+}

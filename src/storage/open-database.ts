@@ -1,5 +1,5 @@
 import type { Database } from './database.js';
-import type { Dialect } from './dialect.js';
+import type { DatabaseEngine, Dialect } from './dialect.js';
 import { openSqliteReadOnly } from './sqlite/read-only-open.js';
 import { SqliteDatabase } from './sqlite/sqlite-database.js';
 
@@ -33,6 +33,41 @@ function isPostgresUrl(url: string): boolean {
 /** The engine a database URL names, known before anything is opened (a backup fits only its own engine). */
 export function databaseEngine(url: string): Dialect['name'] {
   return isPostgresUrl(url) ? 'postgres' : 'sqlite';
+}
+
+const ENGINES: Readonly<Record<Dialect['name'], DatabaseEngine>> = {
+  sqlite: {
+    name: 'sqlite',
+    dumpMember: 'database.sqlite',
+    databaseFiles: (file) => (file === ':memory:' ? [] : [file, `${file}-wal`, `${file}-shm`]),
+    describe: (file) => `SQLite ${file}`,
+  },
+  postgres: {
+    name: 'postgres',
+    dumpMember: 'database.pgdump',
+    databaseFiles: () => [],
+    describe: (url) => `PostgreSQL ${describeDatabaseUrl(url)}`,
+    serverDatabases: async () => {
+      // Loaded only for a PostgreSQL site (docs/deployment.md).
+      const { ensurePostgresDatabase, dropCreatedDatabase } = await import('./postgres/create-database.js');
+      return { ensure: ensurePostgresDatabase, drop: dropCreatedDatabase };
+    },
+  },
+};
+
+/** The engine a database URL names (the URL is checked elsewhere: database-url.ts). */
+export function engineOf(url: string): DatabaseEngine {
+  return ENGINES[databaseEngine(url)];
+}
+
+/** The engine of a dialect's name. */
+export function engineByName(name: Dialect['name']): DatabaseEngine {
+  return ENGINES[name];
+}
+
+/** The engine of a name read from outside (a backup's manifest), or undefined for a name fw does not know. */
+export function engineNamed(name: unknown): DatabaseEngine | undefined {
+  return typeof name === 'string' && Object.hasOwn(ENGINES, name) ? ENGINES[name as Dialect['name']] : undefined;
 }
 
 /** `host:port/database` of a PostgreSQL URL, for messages (never the password). */

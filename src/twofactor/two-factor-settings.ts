@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import { readSingleRows } from '../documents/single-rows.js';
+import { readSingleRows } from '../documents/singles/single-rows.js';
 import { SYSTEM_SETTINGS } from '../settings/settings.js';
 import type { Queryable } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../datetime/clock.js';
 import { storedDatetime } from '../datetime/stored-datetime.js';
-import { hashName } from '../documents/hash-name.js';
+import { hashName } from '../documents/naming/hash-name.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Queryable, Row } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';

@@ -1,5 +1,5 @@
 import type { DocEvent, HookRegistry } from '../documents/hooks.js';
-import { hashName } from '../documents/hash-name.js';
+import { hashName } from '../documents/naming/hash-name.js';
 import type { Doc } from '../meta/doctype.js';
 import { newJobName } from '../jobs/job-name.js';
 import type { DeliveryOutbox } from './delivery-outbox.js';

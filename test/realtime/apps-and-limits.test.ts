@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { listenOnSocketIoPort, type ExtraPort } from '../../src/realtime/socketio-port.js';
+import { listenOnSocketIoPort, type ExtraPort } from '../../src/realtime/socketio/socketio-port.js';
 import { ScratchApps } from '../apps/app-site.js';
 import { reopenWithConfig } from '../helpers/reopen-with-config.js';
 import { testDialects } from '../helpers/dialects.js';

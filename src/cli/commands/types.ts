@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { makePrincipal } from '../../auth/principal.js';
-import { buildOpenApi } from '../../http/openapi/build-openapi.js';
-import type { JsonSchema } from '../../http/openapi/json-schema.js';
-import { fwVersion } from '../../http/openapi/openapi-cache.js';
-import { typescriptTypes } from '../../http/openapi/typescript-types.js';
+import { buildOpenApi } from '../../openapi/build-openapi.js';
+import type { JsonSchema } from '../../openapi/json-schema.js';
+import { fwVersion } from '../../openapi/openapi-cache.js';
+import { typescriptTypes } from '../../openapi/typescript-types.js';
 import { openSite, siteExists } from '../../site/open-site.js';
 import { parseOptions } from '../parse-options.js';
 

@@ -1,8 +1,8 @@
+import { messagesBody } from '../presentation.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
 import { bindArguments, mayCallMethod, type HttpVerb, type MethodDefinition } from '../../rpc/method-registry.js';
 import type { Site } from '../../site/site.js';
-import { messagesBody } from '../../documents/user-messages.js';
 import { checkRequestSite } from '../csrf.js';
 import { requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';

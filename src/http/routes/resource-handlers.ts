@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MethodNotAllowed } from '../../errors/index.js';
-import { listRows, planList, runList, type ListPlan, type ListResult } from '../../documents/list-documents.js';
-import { presentDoc, type Presentation } from '../../documents/present-document.js';
+import { listRows, planList, runList, type ListPlan, type ListResult } from '../../documents/lists/list-documents.js';
+import { messagesBody, presentDoc, type ApiVersion } from '../presentation.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { messagesBody } from '../../documents/user-messages.js';
 import { updateChildRow } from '../../documents/child-row-operations.js';
-import { LinkExpander, MAX_EXPAND_ROWS, parseExpand, wantsAllLinks } from '../../documents/expand-links.js';
+import { LinkExpander, MAX_EXPAND_ROWS, parseExpand, wantsAllLinks } from '../../documents/links/expand-links.js';
 import { DataError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';
 import { invokeDocMethod } from '../../rpc/doc-methods.js';
 import type { Site } from '../../site/site.js';
+import { listRequest } from '../list-params.js';
 import { sendJsonRows, type JsonEnvelope } from '../json-row-stream.js';
 import { documentPayload, requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';
@@ -29,12 +29,13 @@ export interface ResourceTarget {
 export type ResourceHandler = (site: Site, req: FastifyRequest, reply: FastifyReply, target: ResourceTarget) => Promise<unknown>;
 
 /** `GET <base>/<DocType>`: a page of rows, or every row streamed when the page length is 0. */
-export function listDocuments(style: Presentation): ResourceHandler {
+export function listDocuments(style: ApiVersion): ResourceHandler {
   return async (site, req, reply, { doctype }) => {
     const rc = await requestContext(site, req);
     const { expand: rawExpand, ...args } = requestArgs(req);
     const result = await site.read(rc.principal, async (ctx) => {
-      const plan = await planList(ctx, doctype, args, style);
+      const { query, options } = await listRequest(ctx, doctype, args, style);
+      const plan = await planList(ctx, query, options);
       const expand = parseExpand(rawExpand, ctx.metas.get(doctype));
       if (expand) return expandedPage(ctx, site, plan, ctx.metas.get(doctype), expand, style);
       if (plan.pageLength > 0) return runList(ctx, plan);
@@ -53,12 +54,12 @@ export function listDocuments(style: Presentation): ResourceHandler {
  * A page of a list with `expand`: each named Link of each row replaced by the linked document the
  * caller may read. Needs a page length (at most MAX_EXPAND_ROWS): every row is held to expand it.
  */
-async function expandedPage(ctx: DocContext, site: Site, plan: ListPlan, meta: Meta, fields: string[], style: Presentation): Promise<ListResult> {
+async function expandedPage(ctx: DocContext, site: Site, plan: ListPlan, meta: Meta, fields: string[], style: ApiVersion): Promise<ListResult> {
   if (plan.pageLength === 0 || plan.pageLength > MAX_EXPAND_ROWS) {
     throw new DataError(`expand needs a page length from 1 to ${MAX_EXPAND_ROWS}`);
   }
   const page = await runList(ctx, plan);
-  const expander = new LinkExpander(ctx, site.documents, style);
+  const expander = new LinkExpander(ctx, site.documents, (doc) => presentDoc(doc, style));
   const keys = plan.columns.map((c) => c.key);
   const rows: unknown[] = [];
   for (const row of page.rows) {
@@ -71,7 +72,7 @@ async function expandedPage(ctx: DocContext, site: Site, plan: ListPlan, meta: M
 }
 
 /** `POST <base>/<DocType>`: inserts the document; v2 keeps a client `name` whatever the naming rule. */
-export function insertDocument(style: Presentation): ResourceHandler {
+export function insertDocument(style: ApiVersion): ResourceHandler {
   return async (site, req, _reply, { doctype }) => {
     const rc = await requestContext(site, req);
     const payload = documentPayload(requestArgs(req));
@@ -81,7 +82,7 @@ export function insertDocument(style: Presentation): ResourceHandler {
 }
 
 /** `GET <base>/<DocType>/<name>`. */
-export function readDocument(style: Presentation): ResourceHandler {
+export function readDocument(style: ApiVersion): ResourceHandler {
   return async (site, req, _reply, { doctype, name }) => {
     const rc = await requestContext(site, req);
     const args = requestArgs(req);
@@ -93,7 +94,7 @@ export function readDocument(style: Presentation): ResourceHandler {
         const fields = all ? undefined : parseExpand(args.expand, ctx.metas.get(doctype));
         if (!all && !fields) return stored;
         const out = structuredClone(stored);
-        const expander = new LinkExpander(ctx, site.documents, style);
+        const expander = new LinkExpander(ctx, site.documents, (d) => presentDoc(d, style));
         if (all) await expander.expandAll(ctx.metas.get(doctype), out);
         else await expander.expand(ctx.metas.get(doctype), out, fields);
         return out;
@@ -111,7 +112,7 @@ export function readDocument(style: Presentation): ResourceHandler {
  * the reference does: the row changes and its parent is saved (write permission on the parent);
  * the answer is the row. v2 drops a `flags` key, as the reference does.
  */
-export function updateDocument(style: Presentation): ResourceHandler {
+export function updateDocument(style: ApiVersion): ResourceHandler {
   return async (site, req, _reply, { doctype, name }) => {
     const rc = await requestContext(site, req);
     const patch = documentPayload(requestArgs(req));
@@ -143,7 +144,7 @@ async function updatedRow(ctx: DocContext, site: Site, doctype: string, name: st
 }
 
 /** `DELETE <base>/<DocType>/<name>`: 202 with `ok`. */
-export function deleteDocument(style: Presentation): ResourceHandler {
+export function deleteDocument(style: ApiVersion): ResourceHandler {
   const ok = style === 'v1' ? { message: 'ok' } : { data: 'ok' };
   return async (site, req, reply, { doctype, name }) => {
     const rc = await requestContext(site, req);

@@ -1,10 +1,10 @@
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { FastifyRequest } from 'fastify';
-import { countDocuments } from '../../documents/list-documents.js';
-import { presentDoc } from '../../documents/present-document.js';
+import { countDocuments } from '../../documents/lists/list-documents.js';
+import { messagesBody, presentDoc } from '../presentation.js';
 import { readableDefinition } from '../../documents/readable-definition.js';
 import { withSavepoint } from '../../documents/savepoint.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { messagesBody } from '../../documents/user-messages.js';
 import { DataError, FwError, PermissionError } from '../../errors/index.js';
 import type { Doc } from '../../meta/doctype.js';
 import { pick } from '../../rpc/builtin/client-args.js';
@@ -33,7 +33,7 @@ export const doctypeMeta: ResourceHandler = async (site, req, _reply, { doctype 
 export const doctypeCount: ResourceHandler = async (site, req, _reply, { doctype }) => {
   const rc = await requestContext(site, req);
   const args = pick(requestArgs(req), ['filters', 'or_filters', 'parent']);
-  return { data: await site.read(rc.principal, (ctx) => countDocuments(ctx, doctype, args)) };
+  return { data: await site.read(rc.principal, async (ctx) => countDocuments(ctx, await listQueryAfterAccess(ctx, doctype, args))) };
 };
 
 /** Standard keys a copy leaves out, on the document and on its child rows. */

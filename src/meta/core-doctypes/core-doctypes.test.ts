@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ValidationError } from '../../errors/index.js';
 import { CHILD_FIELDS, PERMISSION_TYPES, STANDARD_FIELDS, type DocPerm, type DocTypeDef } from '../doctype.js';
-import { asDocTypeDef, CORE_DOCTYPES } from './index.js';
+import { BUILT_IN_DOCTYPES } from '../../site/built-in-doctypes.js';
+import { asDocTypeDef } from './index.js';
 
 const KNOWN_ROLES = new Set(['Administrator', 'System Manager', 'All', 'Guest', 'Desk User']);
-const byName = new Map(CORE_DOCTYPES.map((d) => [d.name, d]));
+const byName = new Map(BUILT_IN_DOCTYPES.map((d) => [d.name, d]));
 
 function get(name: string): DocTypeDef {
   const def = byName.get(name);
@@ -35,7 +36,7 @@ function kebab(name: string): string {
 describe('core DocType definitions', () => {
   test('ships every built-in DocType, child tables before their parents', () => {
     assert.deepEqual(
-      CORE_DOCTYPES.map((d) => d.name),
+      BUILT_IN_DOCTYPES.map((d) => d.name),
       [
         'DocField',
         'DocPerm',
@@ -108,19 +109,19 @@ describe('core DocType definitions', () => {
       ...readdirSync(new URL('../../user-settings/doctypes/', import.meta.url)),
       ...readdirSync(new URL('../../oauth/doctypes/', import.meta.url)),
     ].filter((f) => f.endsWith('.json'));
-    assert.deepEqual(files.sort(), CORE_DOCTYPES.map((d) => `${kebab(d.name)}.json`).sort());
+    assert.deepEqual(files.sort(), BUILT_IN_DOCTYPES.map((d) => `${kebab(d.name)}.json`).sort());
   });
 
   test('the loaded definitions are frozen so no importer can change shared metadata', () => {
     const todo = get('ToDo');
-    assert.ok(Object.isFrozen(CORE_DOCTYPES));
+    assert.ok(Object.isFrozen(BUILT_IN_DOCTYPES));
     assert.ok(Object.isFrozen(todo.fields[0]));
     assert.throws(() => {
       (todo as { name: string }).name = 'X';
     }, TypeError);
   });
 
-  for (const def of CORE_DOCTYPES) {
+  for (const def of BUILT_IN_DOCTYPES) {
     describe(def.name, () => {
       test('fieldnames are unique, snake_case and never shadow a standard column', () => {
         const seen = new Set<string>();

@@ -14,17 +14,6 @@ import toDo from './to-do.json' with { type: 'json' };
 import user from './user.json' with { type: 'json' };
 import userPermission from './user-permission.json' with { type: 'json' };
 import version from './version.json' with { type: 'json' };
-import { WEBHOOK_DOCTYPE_JSON } from '../../webhooks/doctypes/index.js';
-import { SEARCH_DOCTYPE_JSON } from '../../search/doctypes/index.js';
-import { MAIL_DOCTYPE_JSON } from '../../mail/doctypes/index.js';
-import { SOCIAL_LOGIN_DOCTYPE_JSON } from '../../social-login/doctypes/index.js';
-import { COLLABORATION_DOCTYPE_JSON } from '../../collaboration/doctypes/index.js';
-import { OAUTH_DOCTYPE_JSON } from '../../oauth/doctypes/index.js';
-import listViewSettings from '../../user-settings/doctypes/list-view-settings.json' with { type: 'json' };
-import scheduledJobLog from '../../jobs/doctypes/scheduled-job-log.json' with { type: 'json' };
-import { WORKFLOW_DOCTYPE_JSON } from '../../workflows/doctypes/index.js';
-import { REPORT_DOCTYPE_JSON } from '../../reports/doctypes/index.js';
-import { DATA_IMPORT_DOCTYPE_JSON } from '../../data-import/doctypes/index.js';
 
 /*
  * The key lists below are the runtime image of the DocTypeDef, DocField and DocPerm types. The
@@ -162,36 +151,28 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Built-in DocType definitions checked (every key) and frozen: the core's below, and each subsystem's (site/built-in-doctypes.ts). */
+export function builtInDefinitions(jsons: readonly unknown[]): readonly DocTypeDef[] {
+  return Object.freeze(jsons.map((json) => deepFreeze(asDocTypeDef(json))));
+}
+
 /**
- * The built-in DocTypes, installed at site creation in this order: child tables before the
- * DocTypes whose Table fields point at them.
+ * The core's DocTypes, in the order a site installs them: child tables before the DocTypes whose
+ * Table fields point at them. Subsystems ship their own (site/built-in-doctypes.ts has them all).
  */
-export const CORE_DOCTYPES: readonly DocTypeDef[] = Object.freeze(
-  [
-    docField,
-    docPerm,
-    docType,
-    role,
-    hasRole,
-    user,
-    toDo,
-    file,
-    userPermission,
-    docShare,
-    version,
-    comment,
-    deletedDocument,
-    systemSettings,
-    scheduledJobLog,
-    ...WEBHOOK_DOCTYPE_JSON,
-    ...WORKFLOW_DOCTYPE_JSON,
-    ...REPORT_DOCTYPE_JSON,
-    ...DATA_IMPORT_DOCTYPE_JSON,
-    ...SEARCH_DOCTYPE_JSON,
-    ...MAIL_DOCTYPE_JSON,
-    ...SOCIAL_LOGIN_DOCTYPE_JSON,
-    ...COLLABORATION_DOCTYPE_JSON,
-    listViewSettings,
-    ...OAUTH_DOCTYPE_JSON,
-  ].map((json) => deepFreeze(asDocTypeDef(json))),
-);
+export const CORE_DOCTYPES: readonly DocTypeDef[] = builtInDefinitions([
+  docField,
+  docPerm,
+  docType,
+  role,
+  hasRole,
+  user,
+  toDo,
+  file,
+  userPermission,
+  docShare,
+  version,
+  comment,
+  deletedDocument,
+  systemSettings,
+]);

@@ -1,4 +1,5 @@
-import { listDocuments } from '../../documents/list-documents.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 
 /**
@@ -12,9 +13,12 @@ async function isDocumentAmended({ ctx, services, args }: MethodCall): Promise<s
   if (!meta.hasColumn('amended_from') || !(await services.documents.can(ctx, meta, 'read'))) return false;
   const { rows } = await listDocuments(
     ctx,
-    meta.name,
-    { fields: ['name'], filters: { amended_from: String(args.docname) }, limit_page_length: 1, order_by: 'creation asc' },
-    'v1',
+    await listQueryAfterAccess(ctx, meta.name, {
+      fields: ['name'],
+      filters: { amended_from: String(args.docname) },
+      limit_page_length: 1,
+      order_by: 'creation asc',
+    }),
   );
   const first = rows[0] as Record<string, unknown> | undefined;
   return first ? String(first.name) : false;

@@ -1,5 +1,5 @@
 import { docMethodArgs, invokeDocMethod, type DocMethodRegistry } from '../doc-methods.js';
-import { presentDoc } from '../../documents/present-document.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
 import { FrappeTypeError } from '../../errors/index.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 import { asObject, requiredString } from './client-args.js';
@@ -67,7 +67,7 @@ async function runDocMethod(call: MethodCall, docMethods: DocMethodRegistry): Pr
     right: request.right,
     clientDoc: request.clientDoc,
   });
-  http.extraBody.docs = [presentDoc(outcome.doc, http.apiVersion)];
+  http.extraBody.docs = [http.apiVersion === 'v2' ? outcome.doc : omitNulls(outcome.doc)];
   return outcome.result;
 }
 

@@ -1,8 +1,9 @@
-import { getDocumentValues } from '../../documents/document-values.js';
-import { getDocumentBy } from '../../documents/find-document.js';
-import { countDocuments, listDocuments } from '../../documents/list-documents.js';
-import { presentDoc } from '../../documents/present-document.js';
-import { getSingleValue as readSingleValue } from '../../documents/single-values.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
+import { getDocumentValues } from '../../documents/lists/document-values.js';
+import { getDocumentBy } from '../../documents/lists/find-document.js';
+import { countDocuments, listDocuments } from '../../documents/lists/list-documents.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
+import { getSingleValue as readSingleValue } from '../../documents/singles/single-values.js';
 import { DataError, DoesNotExistError } from '../../errors/index.js';
 import { PERMISSION_TYPES, type Doc, type PermissionType } from '../../meta/doctype.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
@@ -14,12 +15,12 @@ const LIST_PARAMS = ['fields', 'filters', 'or_filters', 'group_by', 'order_by', 
 
 /** `get_list`: the rows of a DocType by list parameters, as `GET /api/resource/<doctype>` answers them. */
 async function getList({ ctx, args }: MethodCall): Promise<unknown[]> {
-  return (await listDocuments(ctx, String(args.doctype), pick(args, LIST_PARAMS), 'v1')).rows;
+  return (await listDocuments(ctx, await listQueryAfterAccess(ctx, String(args.doctype), pick(args, LIST_PARAMS)))).rows;
 }
 
 /** `get_count`: how many documents match `filters` among those the caller may see. */
 async function getCount({ ctx, args }: MethodCall): Promise<number> {
-  return countDocuments(ctx, String(args.doctype), pick(args, ['filters', 'or_filters', 'parent']));
+  return countDocuments(ctx, await listQueryAfterAccess(ctx, String(args.doctype), pick(args, ['filters', 'or_filters', 'parent'])));
 }
 
 /**
@@ -29,7 +30,7 @@ async function getCount({ ctx, args }: MethodCall): Promise<number> {
 async function getDoc({ ctx, services, args }: MethodCall): Promise<Doc> {
   const named = args.name !== undefined && args.name !== '';
   const target = named ? { name: String(args.name) } : filterArg(args.filters);
-  return presentDoc(await getDocumentBy(ctx, services.documents, String(args.doctype), target, args.parent as string | undefined), 'v1');
+  return omitNulls(await getDocumentBy(ctx, services.documents, String(args.doctype), target, args.parent as string | undefined));
 }
 
 /** `get_value`: some fields of the first matching document; see getDocumentValues for the shapes. */

@@ -1,7 +1,7 @@
 import { deleteChildRow, insertChildRow, updateChildRow } from '../../documents/child-row-operations.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import type { DocumentService } from '../../documents/document-service.js';
-import { presentDoc } from '../../documents/present-document.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
 import { renameDocument } from '../../documents/rename-document.js';
 import { FrappeTypeError, ValidationError } from '../../errors/index.js';
 import { CHILD_FIELDS, STANDARD_FIELDS, type Doc } from '../../meta/doctype.js';
@@ -46,7 +46,7 @@ async function setValue({ ctx, services, args }: MethodCall): Promise<Doc> {
   }
   const meta = ctx.metas.get(doctype);
   const doc = meta.isChild ? await updateChildRow(ctx, services.documents, doctype, name, values) : await services.documents.update(ctx, doctype, name, values);
-  return presentDoc(doc, 'v1');
+  return omitNulls(doc);
 }
 
 /** A `fieldname` string holding a JSON object, else undefined (it is a plain field name). */
@@ -61,7 +61,7 @@ function parseDict(text: string): unknown {
 
 /** `insert`: a new document from `doc` (which names its doctype); returns it as stored. */
 async function insert({ ctx, services, args }: MethodCall): Promise<Doc> {
-  return presentDoc(await insertClientDoc(ctx, services.documents, args.doc), 'v1');
+  return omitNulls(await insertClientDoc(ctx, services.documents, args.doc));
 }
 
 /**
@@ -71,8 +71,8 @@ async function insert({ ctx, services, args }: MethodCall): Promise<Doc> {
 async function save({ ctx, services, args }: MethodCall): Promise<Doc> {
   const { doc, doctype, name } = documentArg(args.doc);
   // Without a name it is inserted (a Single's one document: saved).
-  if (name === undefined) return presentDoc(await services.documents.insert(ctx, doctype, doc), 'v1');
-  return presentDoc(await services.documents.update(ctx, doctype, name, doc), 'v1');
+  if (name === undefined) return omitNulls(await services.documents.insert(ctx, doctype, doc));
+  return omitNulls(await services.documents.update(ctx, doctype, name, doc));
 }
 
 /** `delete`: deletes a document (or a child row, saving its parent); answers nothing, so the body is `{}`. */

@@ -1,5 +1,4 @@
 import { COMMENT_DOCTYPE } from '../../controllers/comment-controller.js';
-import { presentDoc } from '../../documents/present-document.js';
 import type { Doc } from '../../meta/doctype.js';
 import type { DocMethodCall } from '../doc-methods.js';
 import type { MethodRegistry } from '../method-registry.js';
@@ -33,7 +32,8 @@ async function addComment({ ctx, services, doc, args }: DocMethodCall): Promise<
     },
     { ignorePermissions: true },
   );
-  return presentDoc(comment, 'v2');
+  // Answered with its null fields, as the reference's desk method answers it.
+  return comment;
 }
 
 /** Comments on documents: the `add_comment` method of every DocType. */

@@ -1,4 +1,5 @@
-import { countDocuments, planList, runList } from '../../documents/list-documents.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
+import { countDocuments, planList, runList } from '../../documents/lists/list-documents.js';
 import type { MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
 import { pick } from './client-args.js';
 
@@ -19,14 +20,14 @@ function listArgs(args: Readonly<Record<string, unknown>>): Record<string, unkno
  */
 async function reportviewGet({ ctx, args }: MethodCall): Promise<{ keys: string[]; values: unknown[]; user_info: object }> {
   const doctype = String(args.doctype);
-  const plan = await planList(ctx, doctype, { ...listArgs(args), as_dict: false }, 'v1');
+  const plan = await planList(ctx, await listQueryAfterAccess(ctx, doctype, { ...listArgs(args), as_dict: false }));
   const { rows } = await runList(ctx, plan);
   return { keys: plan.columns.map((c) => c.key), values: rows, user_info: {} };
 }
 
 /** `fw.desk.reportview.get_count`: how many documents match, under the same rules as get_count. */
 async function reportviewCount({ ctx, args }: MethodCall): Promise<number> {
-  return countDocuments(ctx, String(args.doctype), pick(args, ['filters', 'or_filters', 'parent']));
+  return countDocuments(ctx, await listQueryAfterAccess(ctx, String(args.doctype), pick(args, ['filters', 'or_filters', 'parent'])));
 }
 
 const DOCTYPE: ParamSpec = { name: 'doctype', type: 'string', required: true };

@@ -1,5 +1,6 @@
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import { DataError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';
 import type { MethodCall, MethodRegistry, ParamSpec } from '../method-registry.js';
@@ -77,16 +78,14 @@ async function searchRows(ctx: DocContext, req: SearchRequest): Promise<{ column
   const filters = combineFilters(req.filters, extraFilters);
   const { rows } = await listDocuments(
     ctx,
-    req.doctype,
-    {
+    await listQueryAfterAccess(ctx, req.doctype, {
       fields: columns,
       filters,
       or_filters: orFilters,
       limit_start: req.start,
       limit_page_length: req.pageLength,
       as_dict: false,
-    },
-    'v1',
+    }),
   );
   return { columns, rows: rows as unknown[][] };
 }

@@ -1,4 +1,4 @@
-import { presentDoc } from '../../documents/present-document.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
 import type { Doc } from '../../meta/doctype.js';
 import type { Meta } from '../../meta/meta.js';
 import type { DocMethodCall } from '../doc-methods.js';
@@ -15,13 +15,13 @@ const WRITE_VERBS: readonly HttpVerb[] = ['POST', 'PUT'];
  */
 async function submit({ ctx, services, args }: MethodCall): Promise<Doc> {
   const { doc, doctype, name } = documentArg(args.doc);
-  if (name === undefined) return presentDoc(await services.documents.insert(ctx, doctype, { ...doc, docstatus: 1 }), 'v1');
-  return presentDoc(await services.documents.submit(ctx, doctype, name, doc), 'v1');
+  if (name === undefined) return omitNulls(await services.documents.insert(ctx, doctype, { ...doc, docstatus: 1 }));
+  return omitNulls(await services.documents.submit(ctx, doctype, name, doc));
 }
 
 /** `fw.client.cancel`: cancels the stored document; returns it. */
 async function cancel({ ctx, services, args }: MethodCall): Promise<Doc> {
-  return presentDoc(await services.documents.cancel(ctx, String(args.doctype), String(args.name)), 'v1');
+  return omitNulls(await services.documents.cancel(ctx, String(args.doctype), String(args.name)));
 }
 
 /**
@@ -29,17 +29,17 @@ async function cancel({ ctx, services, args }: MethodCall): Promise<Doc> {
  * the client's `docs`) with docstatus 1, and answers it, as the reference's `Document.submit` does.
  */
 async function submitMethod({ ctx, services, doc }: DocMethodCall): Promise<Doc> {
-  return presentDoc(await services.documents.submit(ctx, String(doc.doctype), String(doc.name), doc), 'v1');
+  return omitNulls(await services.documents.submit(ctx, String(doc.doctype), String(doc.name), doc));
 }
 
 /** The document method `cancel`: cancels the stored document and answers it. */
 async function cancelMethod({ ctx, services, doc }: DocMethodCall): Promise<Doc> {
-  return presentDoc(await services.documents.cancel(ctx, String(doc.doctype), String(doc.name)), 'v1');
+  return omitNulls(await services.documents.cancel(ctx, String(doc.doctype), String(doc.name)));
 }
 
 /** The document method `discard`: sets the stored draft to cancelled and answers it. */
 async function discardMethod({ ctx, services, doc }: DocMethodCall): Promise<Doc> {
-  return presentDoc(await services.documents.discard(ctx, String(doc.doctype), String(doc.name)), 'v1');
+  return omitNulls(await services.documents.discard(ctx, String(doc.doctype), String(doc.name)));
 }
 
 /**

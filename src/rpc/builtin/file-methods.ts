@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { presentDoc } from '../../documents/present-document.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
 import { ValidationError } from '../../errors/index.js';
 import { createFileDocument, type FileServices } from '../../files/create-file-document.js';
 import { UploadedFile } from '../../files/uploaded-file.js';
@@ -26,7 +26,7 @@ async function uploadFile({ ctx, args, services }: MethodCall): Promise<unknown>
     attachedToName: text(args.docname),
     attachedToField: text(args.fieldname),
   });
-  return presentDoc(stored, 'v1');
+  return omitNulls(stored);
 }
 
 /** The bytes of attach_file's `filedata`: base64 (a `data:` URL prefix allowed) or the text itself. */
@@ -62,7 +62,7 @@ async function attachFile({ ctx, args, services }: MethodCall): Promise<unknown>
       setAttachedField: true,
     });
     failed = false;
-    return presentDoc(stored, 'v1');
+    return omitNulls(stored);
   } finally {
     await upload.release(failed);
   }

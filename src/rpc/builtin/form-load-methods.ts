@@ -1,7 +1,8 @@
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
 import type { DocumentService } from '../../documents/document-service.js';
-import { listDocuments } from '../../documents/list-documents.js';
-import { presentDoc } from '../../documents/present-document.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
 import { PERMISSION_TYPES, type Doc } from '../../meta/doctype.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 import { docinfoAssignments } from '../../collaboration/assignments.js';
@@ -24,7 +25,7 @@ async function related(
 ): Promise<unknown[]> {
   if (!ctx.metas.has(doctype)) return [];
   if (!(await documents.can(ctx, ctx.metas.get(doctype), 'read'))) return [];
-  return (await listDocuments(ctx, doctype, { fields, filters, order_by: orderBy, limit_page_length: 0 }, 'v1')).rows;
+  return (await listDocuments(ctx, await listQueryAfterAccess(ctx, doctype, { fields, filters, order_by: orderBy, limit_page_length: 0 }))).rows;
 }
 
 /** The rights the caller holds on the document, as the reference's `permissions` map of 0 and 1. */
@@ -113,7 +114,7 @@ async function getdoc({ ctx, services, args, http }: MethodCall): Promise<undefi
   if (ctx.writable) await recordView(ctx, services.documents, meta, String(doc.name));
   else if (meta.def.track_views === 1)
     ctx.unit.afterCommit(() => services.write(ctx.principal, (w) => recordView(w, services.documents, w.metas.get(doctype), String(doc.name))));
-  http.extraBody.docs = [presentDoc(doc, 'v1')];
+  http.extraBody.docs = [omitNulls(doc)];
   http.extraBody.docinfo = await loadDocinfo(ctx, services.documents, doctype, doc);
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { DocContext } from '../../documents/doc-context.js';
 import type { DocumentService } from '../../documents/document-service.js';
-import { presentDoc } from '../../documents/present-document.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
 import { FrappeTypeError } from '../../errors/index.js';
 import type { Doc } from '../../meta/doctype.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
@@ -57,7 +57,7 @@ async function sendUpdatedDoc(call: MethodCall, doctype: string, saved: Doc, loc
   const { ctx, services, http } = call;
   // The caller just wrote it, but what they may read of it is decided as for any read.
   const doc = await services.documents.get(ctx, doctype, String(saved.name));
-  const presented = presentDoc(doc, 'v1');
+  const presented = omitNulls(doc);
   if (localname !== undefined) presented.localname = localname;
   http.extraBody.docs = [presented];
   http.extraBody.docinfo = await loadDocinfo(ctx, services.documents, doctype, doc);

@@ -1,4 +1,5 @@
-import { listDocuments } from '../../documents/list-documents.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import { FrappeTypeError } from '../../errors/index.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 
@@ -27,7 +28,10 @@ async function getNext({ ctx, services, args }: MethodCall): Promise<string | nu
     ? [...given]
     : Object.entries(given as Record<string, unknown>).map(([k, v]) => (Array.isArray(v) ? [k, ...v] : [k, '=', v]));
   filters.push([sortField, op, current[sortField] ?? null]);
-  const { rows } = await listDocuments(ctx, doctype, { fields: ['name'], filters, order_by: `${sortField} ${order}`, limit_page_length: 1 }, 'v1');
+  const { rows } = await listDocuments(
+    ctx,
+    await listQueryAfterAccess(ctx, doctype, { fields: ['name'], filters, order_by: `${sortField} ${order}`, limit_page_length: 1 }),
+  );
   const first = rows[0] as Record<string, unknown> | undefined;
   if (!first) {
     ctx.messages.add({ message: 'No further records', title: 'Not found', indicator: 'orange' });

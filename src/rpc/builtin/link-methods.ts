@@ -1,4 +1,4 @@
-import { getDocumentValues } from '../../documents/document-values.js';
+import { getDocumentValues } from '../../documents/lists/document-values.js';
 import { PermissionError } from '../../errors/index.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 import { fieldnameArg } from './client-args.js';

@@ -1,7 +1,8 @@
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { IGNORED_DOCTYPES } from '../../documents/find-referrers.js';
-import { linkPathsTo } from '../../documents/link-paths.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { IGNORED_DOCTYPES } from '../../documents/links/find-referrers.js';
+import { linkPathsTo } from '../../documents/links/link-paths.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import { FrappeTypeError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
@@ -79,9 +80,7 @@ async function linkedDocs(ctx: DocContext, doctype: string, info: LinkInfo, targ
   const filters = info.doctype_fieldname ? [via ? [via, info.doctype_fieldname, '=', target] : [info.doctype_fieldname, '=', target]] : [];
   const { rows } = await listDocuments(
     ctx,
-    doctype,
-    { fields: linkedFields(meta), filters, or_filters: orFilters, limit_page_length: 0, order_by: 'modified desc' },
-    'v1',
+    await listQueryAfterAccess(ctx, doctype, { fields: linkedFields(meta), filters, or_filters: orFilters, limit_page_length: 0, order_by: 'modified desc' }),
   );
   const seen = new Set<unknown>();
   // A document linking from several child rows is named once.

@@ -1,5 +1,6 @@
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
 import type { DocContext } from '../../documents/doc-context.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import { withSavepoint } from '../../documents/savepoint.js';
 import { FrappeTypeError, FwError, ValidationError } from '../../errors/index.js';
 import type { Doc } from '../../meta/doctype.js';
@@ -20,7 +21,7 @@ async function getList({ ctx, args }: MethodCall): Promise<unknown[]> {
   const raw = pick(args, ['fields', 'filters', 'or_filters', 'order_by', 'group_by', 'parent', 'limit_start', 'limit_page_length']);
   if (args.start !== undefined && raw.limit_start === undefined) raw.limit_start = args.start;
   if (args.page_length !== undefined && raw.limit_page_length === undefined) raw.limit_page_length = args.page_length;
-  return (await listDocuments(ctx, String(args.doctype), { ...raw, as_dict: true }, 'v1')).rows;
+  return (await listDocuments(ctx, await listQueryAfterAccess(ctx, String(args.doctype), { ...raw, as_dict: true }))).rows;
 }
 
 /** A JSON list of document names (text or native), at most LIST_ACTION_LIMIT. */

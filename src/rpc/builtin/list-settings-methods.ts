@@ -1,4 +1,4 @@
-import { presentDoc } from '../../documents/present-document.js';
+import { omitNulls } from '../../documents/omit-nulls.js';
 import type { MethodCall, MethodRegistry } from '../method-registry.js';
 import { asObject } from './client-args.js';
 
@@ -13,7 +13,7 @@ async function getListSettings({ ctx, services, args }: MethodCall): Promise<unk
   const meta = ctx.metas.get(String(args.doctype));
   await services.documents.authorize(ctx, meta, 'read');
   const stored = await services.documents.load(ctx, LIST_VIEW_SETTINGS, meta.name);
-  return stored === undefined ? null : presentDoc(stored, 'v1');
+  return stored === undefined ? null : omitNulls(stored);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { DocContext } from '../../documents/doc-context.js';
 import type { DocumentService } from '../../documents/document-service.js';
-import { listDocuments } from '../../documents/list-documents.js';
+import { listQueryAfterAccess } from '../../documents/lists/list-access.js';
+import { listDocuments } from '../../documents/lists/list-documents.js';
 import { ValidationError } from '../../errors/index.js';
 import type { Doc } from '../../meta/doctype.js';
 import type { MethodRegistry } from '../method-registry.js';
@@ -58,8 +59,7 @@ export async function revertToVersion(ctx: DocContext, documents: DocumentServic
   const later = (
     await listDocuments(
       ctx,
-      'Version',
-      {
+      await listQueryAfterAccess(ctx, 'Version', {
         fields: ['name', 'creation', 'data'],
         filters: [
           ['ref_doctype', '=', doctype],
@@ -68,8 +68,7 @@ export async function revertToVersion(ctx: DocContext, documents: DocumentServic
         ],
         order_by: 'creation desc',
         limit_page_length: 0,
-      },
-      'v1',
+      }),
     )
   ).rows as { data: unknown }[];
   const values = revertValues(later, new Set(meta.valueFields.filter((f) => !f.type.secret).map((f) => f.def.fieldname)));

@@ -1,0 +1,24 @@
+import type { DocContext } from '../documents/doc-context.js';
+import { listQueryAfterAccess } from '../documents/lists/list-access.js';
+import type { ListOptions } from '../documents/lists/list-documents.js';
+import type { ListQuery } from '../query/list-query.js';
+import type { PagingNames } from '../query/parse-list-params.js';
+import type { ApiVersion } from './presentation.js';
+
+/** API v2 pages with `start` and `limit` (docs/api.md "API v2"); v1 keeps the reference's names. */
+const V2_PAGING: PagingNames = { start: 'start', pageLength: ['limit'] };
+
+/**
+ * A list request of one API version read into the version-free query and options of the list
+ * layer: v2 pages with `start`/`limit`, sorts newest first unless told otherwise, and says
+ * whether a next page exists (docs/api.md "API v2").
+ */
+export async function listRequest(
+  ctx: DocContext,
+  doctype: string,
+  raw: Readonly<Record<string, unknown>>,
+  version: ApiVersion,
+): Promise<{ query: ListQuery; options: ListOptions }> {
+  if (version === 'v1') return { query: await listQueryAfterAccess(ctx, doctype, raw), options: {} };
+  return { query: await listQueryAfterAccess(ctx, doctype, raw, { paging: V2_PAGING }), options: { nextPage: true, defaultDirection: 'desc' } };
+}
