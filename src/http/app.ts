@@ -10,7 +10,6 @@ import { SOCKET_IO_PATH } from '../realtime/socketio/socket-server.js';
 import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { bodyIdleTimeout, DEFAULT_BODY_IDLE_TIMEOUT_MS } from './body-idle-timeout.js';
-import { authenticate } from './authenticate.js';
 import { applyCors, corsSteps } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
 import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestError, missingHost, shuttingDown } from './framework-errors.js';

@@ -181,17 +181,13 @@ export const api = {
   async getBody(method: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     return send('GET', `/api/method/${method}${query(args)}`);
   },
-  /** POST a method and return the whole body (for the messages beside `message`). */
+  /** POST a method and return the whole body (for the messages beside `message`, and methods answering their own JSON, like the OAuth `approve`). */
   async postBody(method: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     return send('POST', `/api/method/${method}`, args);
   },
   /** POST a whitelisted method; the answer's `message`. */
   async post<T = unknown>(method: string, args: Record<string, unknown> = {}): Promise<T> {
     return (await send('POST', `/api/method/${method}`, args)).message as T;
-  },
-  /** POST a method and return the whole body (for methods answering their own JSON, like the OAuth `approve`). */
-  async postBody(method: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    return send('POST', `/api/method/${method}`, args);
   },
   async list<T = Doc>(doctype: string, params: ListParams = {}): Promise<T[]> {
     return (await send('GET', `/api/resource/${enc(doctype)}${query({ ...params })}`)).data as T[];
