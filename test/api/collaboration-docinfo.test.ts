@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JobWorker } from '../../src/jobs/job-worker.js';
+import { QUEUE_METHODS } from '../../src/mail/mail-methods.js';
 import { siteJobUnits } from '../../src/site/site-jobs.js';
 import { testDialects } from '../helpers/dialects.js';
 import { addSinkAccount } from '../helpers/mail-account.js';
@@ -136,6 +137,11 @@ for (const dialect of testDialects()) {
         assert.equal(notification.statusCode, 200, notification.body);
         const doc = await insertDoc(t, WATCHED, { title: 'mailed', watcher: 'watcher@example.com' });
         const quiet = await insertDoc(t, WATCHED, { title: 'quiet' });
+        // The notification's job composes the mail after the commit (docs/mail.md "Notifications"); with
+        // sending suspended meanwhile, the mail stays queued.
+        const toggle = (enable: 0 | 1) => t.request({ method: 'POST', url: `/api/method/${QUEUE_METHODS}.toggle_sending`, body: { enable } });
+        assert.equal((await toggle(0)).statusCode, 200);
+        await worker.runDue();
         const info = (await getdoc(WATCHED, doc.name, alice)).json().docinfo;
         assert.equal(info.communications.length, 1, JSON.stringify(info.communications));
         const [mail] = info.communications;
@@ -154,6 +160,7 @@ for (const dialect of testDialects()) {
         assert.ok(!JSON.stringify(info).includes('secret body'), 'the body is not answered');
         assert.equal(mail.sender, 'Main <robot@example.com>');
         assert.equal(mail.sender_full_name, 'Main');
+        assert.equal((await toggle(1)).statusCode, 200);
         await worker.runDue();
         assert.ok(sink.received.some((m) => m.parsed.subject === 'New case mailed'));
         const sent = (await getdoc(WATCHED, doc.name, alice)).json().docinfo.communications;

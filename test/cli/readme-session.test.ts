@@ -76,14 +76,17 @@ describe('README and docs: how fw is run', () => {
     }
   });
 
-  test('docs/deployment.md says what file storage exists: the FileStore interface and local folders', async () => {
+  test('docs/deployment.md says what file storage exists: the FileStore interface, local folders and S3', async () => {
     const deployment = await doc('docs/deployment.md');
     assert.doesNotMatch(deployment, /comes with\s+file uploads/);
     assert.match(deployment, /`FileStore`,\s+`src\/files\/file-store\.ts`/);
-    // The interface it names is there, and the local store is the one implementation.
+    // The interface it names is there, and the two stores it names are the ones a site opens.
     const store = await doc('src/files/file-store.ts');
     assert.match(store, /export interface FileStore/);
-    assert.match(await doc('src/files/open-file-store.ts'), /new LocalFileStore\(/);
+    const opener = await doc('src/files/open-file-store.ts');
+    assert.match(opener, /new LocalFileStore\(/);
+    assert.match(opener, /S3FileStore/);
+    assert.match(deployment, /local folders, and an S3-compatible bucket/);
   });
 
   test('docs/api.md creates the very Book of the README', async () => {

@@ -148,7 +148,14 @@ for (const dialect of testDialects()) {
       await worker.runDue();
       const jobsFor = async () =>
         t.site.db.read((q) =>
-          q.all<{ n: number }>({ sql: `select count(*) as n from "${JOB_TABLE}" where handler = ? and status = 'queued'`, parameters: [NOTIFY_JOB] }),
+          q.all<{ n: number }>(
+            t.site.db.dialect.builder
+              .selectFrom(JOB_TABLE)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('handler', '=', NOTIFY_JOB)
+              .where('status', '=', 'queued')
+              .compile(),
+          ),
         );
       const refused = await t.request({ method: 'POST', url: '/api/resource/Secret Note', body: { title: 'refuse late', priority: 'Deferred' } });
       assert.equal(refused.statusCode, 417, refused.body);
