@@ -127,7 +127,8 @@ for (const dialect of testDialects()) {
       });
       // Refreshing keeps the algorithm.
       const refreshed = await oidc.refreshTokenGrant(await relyingParty(hs256, 'HS256'), tokens.refresh_token as string);
-      if (refreshed.id_token) await jwtVerify(refreshed.id_token, key, { audience: hs256.clientId, algorithms: ['HS256'] });
+      assert.equal(typeof refreshed.id_token, 'string');
+      await jwtVerify(refreshed.id_token as string, key, { audience: hs256.clientId, algorithms: ['HS256'] });
     });
 
     test('an RS256 client is unchanged: signed with the site key named in the JWKS', async () => {
@@ -171,6 +172,17 @@ for (const dialect of testDialects()) {
       assert.equal(res.statusCode, 417, res.body);
       assert.equal(res.json().exc_type, 'ValidationError');
       assert.match(res.json().exc, /public client/);
+      assert.equal(await count('OAuth Client'), before);
+      // Nor any algorithm but the two offered: `none` would be an unsigned id_token.
+      for (const alg of ['none', 'HS512', 'hs256']) {
+        const odd = await t.request({
+          method: 'POST',
+          url: '/api/resource/OAuth Client',
+          body: { app_name: 'Odd', redirect_uris: CALLBACK, default_redirect_uri: CALLBACK, scopes: 'openid', id_token_signed_response_alg: alg },
+        });
+        assert.equal(odd.statusCode, 417, odd.body);
+        assert.equal(odd.json().exc_type, 'ValidationError');
+      }
       assert.equal(await count('OAuth Client'), before);
     });
 
