@@ -143,7 +143,7 @@ export class OAuthProvider {
     const outcome = await this.parts.write(GUEST, async (ctx) => {
       const result = await exchange(
         ctx,
-        { store: this.store, keys: this.keys, documents: this.parts.documents, nowSeconds: this.nowSeconds(), issuer },
+        { store: this.store, keys: this.keys, documents: this.parts.documents, nowSeconds: this.nowSeconds(), issuer, encryptionKey: this.parts.encryptionKey },
         form,
         credentials,
       );
@@ -180,7 +180,10 @@ export class OAuthProvider {
       const kind = found && (await this.store.tokenBy(ctx, 'access_token', token)) ? 'access_token' : 'refresh_token';
       const exp = Number(kind === 'access_token' ? found?.expires_at : found?.refresh_expires_at);
       if (!found || found.client !== client.clientId || found.status !== 'Active' || exp <= this.nowSeconds()) return { active: false };
+      // With `openid`, the user's claims as userinfo gives them (RFC 7662 2.2 allows more members; the reference adds them).
+      const claims = scopeSet(found.scopes).has('openid') ? await userClaims(ctx, this.parts.documents, String(found.user), issuer) : undefined;
       return {
+        ...claims,
         active: true,
         client_id: client.clientId,
         scope: String(found.scopes ?? ''),
@@ -235,7 +238,7 @@ export class OAuthProvider {
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['RS256'],
+      id_token_signing_alg_values_supported: ['RS256', 'HS256'],
       scopes_supported: ['openid', 'all'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],

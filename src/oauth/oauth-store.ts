@@ -19,6 +19,8 @@ export interface OAuthClient {
   readonly scopes: ReadonlySet<string>;
   readonly skipAuthorization: boolean;
   readonly allowedRoles: readonly string[];
+  /** How its id_tokens are signed: the site's RS256 key, or HS256 with the client secret (OpenID Connect Core 10.1). */
+  readonly idTokenAlg: 'RS256' | 'HS256';
 }
 
 /** The lifetimes of OAuth Provider Settings, in seconds. */
@@ -53,6 +55,7 @@ function toClient(doc: Doc): OAuthClient {
     scopes: scopeSet(doc.scopes),
     skipAuthorization: doc.skip_authorization === 1 || doc.skip_authorization === true,
     allowedRoles: roles,
+    idTokenAlg: doc.id_token_signed_response_alg === 'HS256' && authMethod !== 'none' ? 'HS256' : 'RS256',
   };
 }
 

@@ -26,7 +26,7 @@ export function authorizationParams(args: Readonly<Record<string, unknown>>): Au
  */
 export function registerOAuth(parts: OAuthParts): OAuthProvider {
   const provider = new OAuthProvider(parts);
-  registerOAuthClientController(parts.hooks);
+  registerOAuthClientController(parts.hooks, parts.encryptionKey);
   parts.acceptBearerTokens((token) => provider.verifyBearer(token));
   const { methods } = parts;
   const requestParams = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'].map((name) => ({

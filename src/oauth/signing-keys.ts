@@ -72,6 +72,14 @@ export class SigningKeys {
     return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: active.kid, typ: 'JWT' }).sign(key);
   }
 
+  /**
+   * Signs `claims` as an id_token with a client secret, HS256 (OpenID Connect Core 10.1: the
+   * octets of the UTF-8 secret are the key); no `kid`, since the key is not in the JWKS.
+   */
+  signWithSecret(claims: Record<string, unknown>, secret: string): Promise<string> {
+    return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret));
+  }
+
   /** The public keys that verify tokens still alive: the active ones, and retired ones younger than `keepSeconds`. */
   async jwks(ctx: DocContext, nowSeconds: number, keepSeconds: number): Promise<{ keys: JWK[] }> {
     const keys = (await this.#all(ctx)).filter((k) => k.status === 'Active' || nowSeconds - k.retiredAt < keepSeconds);

@@ -1,8 +1,9 @@
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
-import type { FwError } from '../errors/index.js';
+import { FwError } from '../errors/index.js';
 import type { Doc } from '../meta/doctype.js';
 import { authenticateClient } from './client-auth.js';
+import { secretCopy } from './client-secret-copy.js';
 import { oauthError } from './oauth-errors.js';
 import type { ClientCredentials } from './oauth-parts.js';
 import { hashSecret, newSecret, pkceMatches } from './oauth-secrets.js';
@@ -33,6 +34,8 @@ export interface TokenDeps {
   readonly documents: DocumentService;
   readonly nowSeconds: number;
   readonly issuer: string;
+  /** The site's `encryption_key`, which opens the secret copy of an HS256 client. */
+  readonly encryptionKey: string;
 }
 
 /** `get_token`: the authorization_code and refresh_token grants; others are `unsupported_grant_type`. */
@@ -127,12 +130,21 @@ async function issueTokens(
     scope: scopes,
   };
   if (!scopeSet(scopes).has('openid')) return answer;
-  const idToken = await deps.keys.sign(ctx, {
+  const idClaims = {
     ...claims,
     aud: client.clientId,
     iat: deps.nowSeconds,
     exp: deps.nowSeconds + settings.idTokenExpiry,
     ...(nonce !== '' ? { nonce } : {}),
-  });
-  return { ...answer, id_token: idToken };
+  };
+  return { ...answer, id_token: await signIdToken(ctx, deps, client, idClaims) };
+}
+
+/** An id_token signed as the client chose: RS256 with the site's key, or HS256 with its secret (docs/identity.md "fw as an OAuth2 / OpenID Connect provider"). */
+async function signIdToken(ctx: DocContext, deps: TokenDeps, client: OAuthClient, claims: Record<string, unknown>): Promise<string> {
+  if (client.idTokenAlg !== 'HS256') return deps.keys.sign(ctx, claims);
+  const secret = await secretCopy(ctx, client.clientId, deps.encryptionKey);
+  // An HS256 client always has the copy (kept at registration); a missing one is the server's fault.
+  if (secret === undefined) throw new FwError(`OAuth Client ${client.clientId} signs HS256 but its secret copy is missing`);
+  return deps.keys.signWithSecret(claims, secret);
 }
