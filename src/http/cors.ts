@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { siteSettings } from '../site/site-settings.js';
+import { siteSettings } from '../settings/site-settings.js';
 import type { Site } from '../site/site.js';
 import { type AllowCors, originAllowed, originListed } from '../settings/origin-policy.js';
 import { ANSWERED, type RequestStep } from './request-pipeline.js';

@@ -6,7 +6,7 @@ import { FwError, InvalidRequestBody, MaxFileSizeReachedError, PermissionError, 
 import type { FileStore } from '../files/file-store.js';
 import { UploadedFile } from '../files/uploaded-file.js';
 import type { SiteConfig } from '../site/site-config.js';
-import { siteSettings } from '../site/site-settings.js';
+import { siteSettings } from '../settings/site-settings.js';
 import type { Site } from '../site/site.js';
 import { authenticate } from './authenticate.js';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, setConnectionTimeout } from './body-idle-timeout.js';

@@ -1,11 +1,10 @@
 import { GUEST_USER } from '../auth/principal.js';
-import { authenticateCredentials } from '../auth/identity.js';
-import type { Site } from '../site/site.js';
+import { authenticateCredentials, type IdentityHolder } from '../auth/identity.js';
 import { principalOf } from './read-decider.js';
 import type { RealtimeHub } from './realtime-hub.js';
 
 /** The user an Authorization value authenticates now; undefined when it no longer does. */
-async function tokenOwner(site: Site, authorization: string): Promise<string | undefined> {
+async function tokenOwner(site: IdentityHolder, authorization: string): Promise<string | undefined> {
   try {
     const { principal } = await authenticateCredentials(site, { authorization, sid: () => undefined });
     return principal.isGuest ? undefined : principal.user;
@@ -20,7 +19,7 @@ async function tokenOwner(site: Site, authorization: string): Promise<string | u
  * run on the server, a change made directly in the database) ends the client at the next look.
  * Each distinct user and each distinct token is looked up once per round.
  */
-export async function recheckCredentials(site: Site, hub: RealtimeHub): Promise<void> {
+export async function recheckCredentials(site: IdentityHolder, hub: RealtimeHub): Promise<void> {
   const users = new Map<string, boolean>();
   const tokens = new Map<string, string | undefined>();
   for (const client of [...hub.all()]) {
@@ -42,7 +41,7 @@ export async function recheckCredentials(site: Site, hub: RealtimeHub): Promise<
  * "Privacy"), one round at a time. Changes made through fw itself end connections at once through
  * the bus; this is the net for the others. Returns the function that stops it.
  */
-export function recheckCredentialsEvery(site: Site, hub: RealtimeHub, seconds: number, onError: (err: unknown) => void): () => void {
+export function recheckCredentialsEvery(site: IdentityHolder, hub: RealtimeHub, seconds: number, onError: (err: unknown) => void): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { authenticateCredentials, type Authenticated } from '../auth/identity.js';
+import { authenticateCredentials, type Authenticated, type IdentityHolder } from '../auth/identity.js';
 import { originAllowed, originListed } from '../settings/origin-policy.js';
-import { siteSettings } from '../site/site-settings.js';
-import type { Site } from '../site/site.js';
+import { siteSettings, type SettingsSource } from '../settings/site-settings.js';
 
 /** What a Socket.IO handshake presents: the headers of its first request and the client's `auth` payload. */
 export interface Handshake {
@@ -44,7 +43,7 @@ export function authorizationOf(handshake: Handshake): string | undefined {
  * cookie (unless `cookies` is false: see {@link OriginTrust}), else Guest. Wrong credentials throw
  * (the connection is refused).
  */
-export async function authenticateHandshake(site: Site, handshake: Handshake, cookies = true): Promise<Authenticated> {
+export async function authenticateHandshake(site: IdentityHolder, handshake: Handshake, cookies = true): Promise<Authenticated> {
   return authenticateCredentials(site, {
     authorization: authorizationOf(handshake),
     sid: () => (cookies ? sidCookie(handshake.headers.cookie) : undefined),
@@ -82,7 +81,7 @@ export function cookiesTrusted(trust: OriginTrust): boolean {
  * The defence against cross-site WebSocket hijacking (docs/realtime.md, "Connecting with Socket.IO"): a browser page
  * of another site could otherwise open a socket or stream that carries the user's cookie.
  */
-export async function originTrust(site: Site, headers: IncomingHttpHeaders): Promise<OriginTrust> {
+export async function originTrust(site: SettingsSource, headers: IncomingHttpHeaders): Promise<OriginTrust> {
   const origin = headers.origin;
   if (origin === undefined) return 'no-origin';
   const originHost = hostnameOf(origin);

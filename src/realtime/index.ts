@@ -1,10 +1,10 @@
 import type { HookRegistry } from '../documents/hooks.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
-import type { SiteConfig } from '../site/site-config.js';
 import { registerAccessChanges } from './access-changes.js';
 import { registerDocumentEvents } from './document-events.js';
 import { registerRealtimeHasPermission } from './realtime-methods.js';
+import type { RealtimeConfig } from './realtime-config.js';
 import { RealtimePublisher } from './realtime-publisher.js';
 import { registerSessionRevocation } from './session-revocation.js';
 
@@ -16,7 +16,12 @@ export { RealtimePublisher, type ProgressUpdate, type PublishTarget } from './re
  * after-commit listeners that turn document writes and access changes into events, and the
  * `fw.realtime.*` methods. The server half (sockets, streams, the bus) is `registerRealtime`.
  */
-export function createRealtime(config: SiteConfig, hooks: HookRegistry, metas: MetaRegistry, methods: MethodRegistry): RealtimePublisher {
+export function createRealtime(
+  config: { readonly realtime: RealtimeConfig },
+  hooks: HookRegistry,
+  metas: MetaRegistry,
+  methods: MethodRegistry,
+): RealtimePublisher {
   const publisher = new RealtimePublisher(config.realtime.realtime_max_message_bytes);
   registerDocumentEvents(hooks, metas, publisher);
   registerSessionRevocation(hooks, publisher);

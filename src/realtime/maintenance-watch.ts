@@ -1,5 +1,5 @@
-import type { Site } from '../site/site.js';
 import type { RealtimeHub } from './realtime-hub.js';
+import type { MaintenanceSource } from './realtime-site.js';
 
 /**
  * How often live clients are held against the maintenance state. A look is free unless the site
@@ -8,7 +8,7 @@ import type { RealtimeHub } from './realtime-hub.js';
 const LOOK_EVERY_MS = 250;
 
 /** True while the site serves no request at all: maintenance without reads (docs/configuration.md "Maintenance"). */
-export function siteStopped(site: Site): boolean {
+export function siteStopped(site: MaintenanceSource): boolean {
   const state = site.maintenance.current;
   return state.on && !state.allowReads;
 }
@@ -19,7 +19,7 @@ export function siteStopped(site: Site): boolean {
  * the handshake. With reads allowed, realtime goes on: it only reads. Returns the function that
  * stops watching.
  */
-export function endClientsInMaintenance(site: Site, hub: RealtimeHub): () => void {
+export function endClientsInMaintenance(site: MaintenanceSource, hub: RealtimeHub): () => void {
   const timer = setInterval(() => {
     if (siteStopped(site)) hub.closeAll('site in maintenance');
   }, LOOK_EVERY_MS);

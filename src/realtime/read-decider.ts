@@ -1,11 +1,11 @@
 import { ADMINISTRATOR_USER, GUEST, GUEST_USER, type Principal } from '../auth/principal.js';
-import { resolvePrincipal } from '../auth/identity.js';
+import { resolvePrincipal, type IdentityHolder } from '../auth/identity.js';
 import type { Doc } from '../meta/doctype.js';
 import { mayUseDocument } from '../permissions/document-access.js';
 import { permissionContext } from '../documents/unit-permissions.js';
-import type { Site } from '../site/site.js';
 import type { ReadDecider } from './realtime-hub.js';
 import type { ReadableBy } from './realtime-message.js';
+import type { DecidingSite } from './realtime-site.js';
 
 /** What one batch learnt about one document: the document as read, and each user's answer. */
 interface DocumentVerdicts {
@@ -14,7 +14,7 @@ interface DocumentVerdicts {
 }
 
 /** The principal of `user` as authentication resolves it (cached up to a second); undefined when disabled or gone. */
-export async function principalOf(site: Site, user: string): Promise<Principal | undefined> {
+export async function principalOf(site: IdentityHolder, user: string): Promise<Principal | undefined> {
   if (user === GUEST_USER) return GUEST;
   return resolvePrincipal(site, user);
 }
@@ -26,7 +26,7 @@ export async function principalOf(site: Site, user: string): Promise<Principal |
  * disabled or deleted may read nothing.
  */
 export class SiteReadDecider implements ReadDecider {
-  constructor(private readonly site: Site) {}
+  constructor(private readonly site: DecidingSite) {}
 
   async allowedUsers(readable: ReadableBy, users: ReadonlySet<string>, cache: Map<string, unknown>): Promise<ReadonlySet<string>> {
     const key = `${readable.doctype}\u0000${readable.name}`;

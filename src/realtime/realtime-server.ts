@@ -1,12 +1,12 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
-import type { Site } from '../site/site.js';
 import { openBus } from './bus/open-bus.js';
 import type { RealtimeBus } from './bus/realtime-bus.js';
 import { recheckCredentialsEvery } from './credential-recheck.js';
 import { endClientsInMaintenance } from './maintenance-watch.js';
 import { RealtimeHub } from './realtime-hub.js';
 import { SiteReadDecider } from './read-decider.js';
+import type { RealtimeSite } from './realtime-site.js';
 import { closeSocketServer, createSocketServer } from './socketio/socket-server.js';
 import { registerSseRoute } from './sse/sse-route.js';
 import { recheckSubscriptions } from './subscription-recheck.js';
@@ -18,7 +18,7 @@ import { routeSessionsToTheirWorker } from './socketio/worker-affinity.js';
  * once the server listens (an app only injected into, as in tests, opens none) and closes with it,
  * after every client has been disconnected.
  */
-export function registerRealtime(app: FastifyInstance, site: Site): RealtimeHub {
+export function registerRealtime(app: FastifyInstance, site: RealtimeSite): RealtimeHub {
   const config = site.config.realtime;
   const hub = new RealtimeHub(
     new SiteReadDecider(site),

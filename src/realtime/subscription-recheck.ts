@@ -1,7 +1,7 @@
-import type { Site } from '../site/site.js';
 import { announceViewers } from './doc-viewers.js';
 import { principalOf } from './read-decider.js';
 import type { AccessListener, RealtimeHub } from './realtime-hub.js';
+import type { RecheckSite, TopicAccess } from './realtime-site.js';
 import type { Subscriber } from './subscriber.js';
 import { mayJoin, topicOfRoom } from './topics.js';
 
@@ -18,7 +18,7 @@ export interface RecheckLog {
  * Re-checks run one after another, outside the delivery of events, which the read check at
  * delivery keeps private meanwhile.
  */
-export function recheckSubscriptions(site: Site, hub: RealtimeHub, log: RecheckLog): AccessListener {
+export function recheckSubscriptions(site: RecheckSite, hub: RealtimeHub, log: RecheckLog): AccessListener {
   let running: Promise<void> = Promise.resolve();
   return (affected) => {
     site.principals.clear();
@@ -28,7 +28,7 @@ export function recheckSubscriptions(site: Site, hub: RealtimeHub, log: RecheckL
   };
 }
 
-async function recheck(site: Site, hub: RealtimeHub, clients: readonly Subscriber[]): Promise<void> {
+async function recheck(site: TopicAccess, hub: RealtimeHub, clients: readonly Subscriber[]): Promise<void> {
   for (const client of clients) {
     const principal = await principalOf(site, client.user);
     if (!principal) {

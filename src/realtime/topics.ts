@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import { loadSingle } from '../documents/singles/single-document.js';
-import type { Site } from '../site/site.js';
+import type { ReadUnits } from './realtime-site.js';
 
 /** What a client may subscribe to beyond its own rooms. */
 export type Topic =
@@ -77,7 +77,7 @@ export async function mayRead(ctx: DocContext, documents: DocumentService, docty
 }
 
 /** Whether `principal` may join the room of `topic`. */
-export function mayJoin(site: Site, principal: Principal, topic: Topic): Promise<boolean> {
+export function mayJoin(site: ReadUnits, principal: Principal, topic: Topic): Promise<boolean> {
   if (topic.kind === 'task') return Promise.resolve(true);
   const name = topic.kind === 'doctype' ? undefined : topic.name;
   return site.read(principal, (ctx) => mayRead(ctx, site.documents, topic.doctype, name));

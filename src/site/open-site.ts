@@ -54,7 +54,7 @@ import { openSiteDatabase } from './open-site-database.js';
 import { writeNewSiteConfig } from './site-config.js';
 import { sitePaths, type SitePaths } from './site-paths.js';
 import { prepareUndoOfSiteCreation } from './undo-site-creation.js';
-import { siteSettings } from './site-settings.js';
+import { siteSettings } from '../settings/site-settings.js';
 import { Site } from './site.js';
 
 /** Options of openSite. */

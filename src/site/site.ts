@@ -23,7 +23,7 @@ import { statementReader } from '../storage/statement-reader.js';
 import { runInUnit, UnitOfWork, type UnitErrorReporter } from '../storage/unit-of-work.js';
 import type { SiteConfig } from './site-config.js';
 import { SettingsCache } from '../settings/settings-cache.js';
-import { siteSettings } from './site-settings.js';
+import { siteSettings } from '../settings/site-settings.js';
 import type { SitePaths } from './site-paths.js';
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIPv6 } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import { GUEST_USER } from '../../auth/principal.js';
-import type { TrustProxy } from '../../site/site-config.js';
+import type { TrustProxy } from '../realtime-site.js';
 
 type Trust = (address: string, hop: number) => boolean;
 

@@ -1,9 +1,9 @@
 import type { Socket } from 'socket.io';
 import type { Principal } from '../../auth/principal.js';
-import type { Site } from '../../site/site.js';
 import { principalOf } from '../read-decider.js';
 import { announceViewers, type OpenDocTopic } from '../doc-viewers.js';
 import type { RealtimeHub } from '../realtime-hub.js';
+import type { TopicAccess } from '../realtime-site.js';
 import type { SocketSubscriber } from './socket-transport.js';
 import { docTopic, doctypeTopic, mayJoin, roomOf, taskTopic, type Topic } from '../topics.js';
 
@@ -29,7 +29,7 @@ export function ownRooms(principal: Principal): string[] {
  * malformed one is ignored, as in the reference, and only an acknowledgement callback (an fw
  * addition) says so. Events for the document rooms are filtered again at each delivery.
  */
-export function handleSocketEvents(site: Site, hub: RealtimeHub, subscriber: SocketSubscriber): void {
+export function handleSocketEvents(site: TopicAccess, hub: RealtimeHub, subscriber: SocketSubscriber): void {
   const socket: Socket = subscriber.socket;
   const opened = new Map<string, OpenDocTopic>();
 

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders, Server as HttpServer } from 'node:http';
 import { Server, type Namespace, type Socket } from 'socket.io';
-import type { Site } from '../../site/site.js';
 import { clientAddressOf, proxyTrust } from './client-address.js';
 import { authenticateHandshake, authorizationOf, cookiesTrusted, hostnameOf, originTrust } from '../handshake-auth.js';
 import { siteStopped } from '../maintenance-watch.js';
 import type { RealtimeHub } from '../realtime-hub.js';
+import type { SocketSite } from '../realtime-site.js';
 import { handleSocketEvents, ownRooms } from './socket-handlers.js';
 import { SocketSubscriber, SocketTransport } from './socket-transport.js';
 
@@ -32,7 +32,7 @@ interface EngineCors {
  * credentials are allowed only for the site's own host and origins `allow_cors` lists by name,
  * never for one admitted by `"*"`.
  */
-function engineCors(site: Site) {
+function engineCors(site: SocketSite) {
   return (req: { readonly headers: IncomingHttpHeaders }, callback: (err: Error | null, options: EngineCors) => void): void => {
     const origin = req.headers.origin;
     void originTrust(site, req.headers).then(
@@ -52,7 +52,7 @@ function engineCors(site: Site) {
  * Every connection is authenticated like an HTTP request and checked for a cross-site origin
  * before it joins anything; none is opened while the site is in maintenance.
  */
-export function createSocketServer(site: Site, hub: RealtimeHub, httpServer: HttpServer): Server {
+export function createSocketServer(site: SocketSite, hub: RealtimeHub, httpServer: HttpServer): Server {
   const config = site.config.realtime;
   const transport = new SocketTransport();
   const io = new Server(httpServer, {
@@ -109,7 +109,7 @@ interface SocketData {
  * (cookies count only where the origin may use them); then fw's limit per user (per address for
  * Guests).
  */
-async function admit(site: Site, hub: RealtimeHub, socket: Socket, address: string): Promise<void> {
+async function admit(site: SocketSite, hub: RealtimeHub, socket: Socket, address: string): Promise<void> {
   const { headers } = socket.handshake;
   const config = site.config.realtime;
   if (siteStopped(site)) throw new Error(IN_MAINTENANCE);

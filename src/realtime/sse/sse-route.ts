@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/principal.js';
 import { DataError, TooManyRequestsError } from '../../errors/index.js';
 import { authenticateCredentials } from '../../auth/identity.js';
-import type { Site } from '../../site/site.js';
 import { cookiesTrusted, originTrust, sidCookie } from '../handshake-auth.js';
 import type { RealtimeHub } from '../realtime-hub.js';
+import type { StreamSite } from '../realtime-site.js';
 import { ownRooms } from '../socketio/socket-handlers.js';
 import { formatEvent, StreamSubscriber, StreamTransport } from './sse-transport.js';
 import { docTopic, doctypeTopic, mayJoin, roomOf, taskTopic, type Topic } from '../topics.js';
@@ -43,7 +43,7 @@ let streams = 0;
  * does not name (`"*"` admits any page, never with the visitor's session) cannot use the session
  * cookie its browser adds on its own; it is Guest unless it presents a token (docs/realtime.md, "Connecting with Socket.IO").
  */
-async function streamPrincipal(site: Site, req: FastifyRequest): Promise<{ principal: Principal; sid: string | undefined }> {
+async function streamPrincipal(site: StreamSite, req: FastifyRequest): Promise<{ principal: Principal; sid: string | undefined }> {
   const cookies = cookiesTrusted(await originTrust(site, req.headers));
   const parameter = (req.query as { sid?: unknown }).sid;
   // A `sid` parameter wins over the cookie, as for any request (docs/api.md "Authentication").
@@ -58,7 +58,7 @@ async function streamPrincipal(site: Site, req: FastifyRequest): Promise<{ princ
  * ignored. Each event carries an id; a client that reconnects with `Last-Event-ID` gets what it
  * missed while that id is among the recent events, else a `resync` event telling it to refetch.
  */
-export function registerSseRoute(app: FastifyInstance, site: Site, hub: RealtimeHub): void {
+export function registerSseRoute(app: FastifyInstance, site: StreamSite, hub: RealtimeHub): void {
   const transport = new StreamTransport();
   const config = site.config.realtime;
 

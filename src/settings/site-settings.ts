@@ -1,6 +1,6 @@
 import type { MetaRegistry } from '../meta/meta-registry.js';
-import type { SettingsCache } from '../settings/settings-cache.js';
-import type { Settings } from '../settings/settings.js';
+import type { SettingsCache } from './settings-cache.js';
+import type { Settings } from './settings.js';
 import type { Database } from '../storage/database.js';
 
 /** What reading the settings takes of a site (a `Site` is one). */
