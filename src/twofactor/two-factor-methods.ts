@@ -43,6 +43,33 @@ function codeOf(args: MethodCall['args']): string {
   return String(otp).trim();
 }
 
+/** A stored authenticator as the code-taking methods see it. */
+type Authenticator = Awaited<ReturnType<typeof readAuthenticator>>;
+
+/**
+ * Runs `work` for the signed-in caller in a transaction of its own, with their `otp` counted against
+ * the code limit (429 beyond it) and the count cleared when `work` accepts the code. `work` answers
+ * `undefined` for a wrong code, which is refused with nothing changed.
+ */
+async function withCallerCode<T>(
+  call: MethodCall,
+  encryptionKey: string,
+  work: (q: Queryable, auth: Authenticator, user: string, code: string) => Promise<T | undefined>,
+): Promise<T> {
+  const { ctx, services } = call;
+  const user = ctx.principal.user;
+  const code = codeOf(call.args);
+  const key = `2fa-code:${user}`;
+  const throttle = await limit(call, key, CODE_LIMIT, 'Too many verification codes. Please try again later.');
+  const result = await services.transaction(async (q) => {
+    const answer = await work(q, await readAuthenticator(q, ctx.dialect, user, encryptionKey), user, code);
+    if (answer !== undefined) await throttle.reset(q, [key]);
+    return answer;
+  });
+  if (result === undefined) throw new ValidationError(WRONG_CODE);
+  return result;
+}
+
 /** A TOTP image of `uri` as SVG text. */
 function qrSvg(uri: string): Promise<string> {
   return QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
@@ -96,24 +123,15 @@ export function registerTwoFactorMethods(methods: MethodRegistry, deps: MethodDe
 
   methods.register(
     `${PREFIX}.confirm`,
-    async (call) => {
-      const { ctx, services } = call;
-      const user = ctx.principal.user;
-      const code = codeOf(call.args);
-      const throttle = await limit(call, `2fa-code:${user}`, CODE_LIMIT, 'Too many verification codes. Please try again later.');
-      const codes = await services.transaction(async (q) => {
-        const auth = await readAuthenticator(q, ctx.dialect, user, deps.encryptionKey);
+    async (call) => ({
+      recovery_codes: await withCallerCode(call, deps.encryptionKey, async (q, auth, user, code) => {
         if (auth.pending === undefined) throw new ValidationError(`Nothing to confirm: call ${PREFIX}.setup first`);
         const step = matchingStep(auth.pending, code, deps.now());
-        if (step === undefined || !(await spendStep(q, ctx.dialect, user, step))) return undefined;
-        await confirmSecret(q, ctx.dialect, user, auth.pending, deps.encryptionKey);
-        const issued = await issueRecoveryCodes(q, ctx.dialect, user);
-        await throttle.reset(q, [`2fa-code:${user}`]);
-        return issued;
-      });
-      if (codes === undefined) throw new ValidationError(WRONG_CODE);
-      return { recovery_codes: codes };
-    },
+        if (step === undefined || !(await spendStep(q, call.ctx.dialect, user, step))) return undefined;
+        await confirmSecret(q, call.ctx.dialect, user, auth.pending, deps.encryptionKey);
+        return issueRecoveryCodes(q, call.ctx.dialect, user);
+      }),
+    }),
     {
       methods: ['POST'],
       ownTransactions: true,
@@ -125,19 +143,12 @@ export function registerTwoFactorMethods(methods: MethodRegistry, deps: MethodDe
   methods.register(
     `${PREFIX}.disable`,
     async (call) => {
-      const { ctx, services } = call;
-      const user = ctx.principal.user;
-      const code = codeOf(call.args);
-      const throttle = await limit(call, `2fa-code:${user}`, CODE_LIMIT, 'Too many verification codes. Please try again later.');
-      const done = await services.transaction(async (q) => {
-        const auth = await readAuthenticator(q, ctx.dialect, user, deps.encryptionKey);
+      await withCallerCode(call, deps.encryptionKey, async (q, auth, user, code) => {
         if (auth.secret === undefined) throw new ValidationError('Two-factor login is not set up for this account');
-        if (!(await spendCode(q, ctx, user, auth.secret, code))) return false;
-        await removeAuthenticator(q, ctx.dialect, user);
-        await throttle.reset(q, [`2fa-code:${user}`]);
+        if (!(await spendCode(q, call.ctx, user, auth.secret, code))) return undefined;
+        await removeAuthenticator(q, call.ctx.dialect, user);
         return true;
       });
-      if (!done) throw new ValidationError(WRONG_CODE);
       return 'Two-factor login is off for this account.';
     },
     {
@@ -150,22 +161,14 @@ export function registerTwoFactorMethods(methods: MethodRegistry, deps: MethodDe
 
   methods.register(
     `${PREFIX}.regenerate_recovery_codes`,
-    async (call) => {
-      const { ctx, services } = call;
-      const user = ctx.principal.user;
-      const code = codeOf(call.args);
-      const throttle = await limit(call, `2fa-code:${user}`, CODE_LIMIT, 'Too many verification codes. Please try again later.');
-      const codes = await services.transaction(async (q) => {
-        const auth = await readAuthenticator(q, ctx.dialect, user, deps.encryptionKey);
+    async (call) => ({
+      recovery_codes: await withCallerCode(call, deps.encryptionKey, async (q, auth, user, code) => {
         if (auth.secret === undefined) throw new ValidationError('Two-factor login is not set up for this account');
         const step = matchingStep(auth.secret, code, deps.now());
-        if (step === undefined || !(await spendStep(q, ctx.dialect, user, step))) return undefined;
-        await throttle.reset(q, [`2fa-code:${user}`]);
-        return issueRecoveryCodes(q, ctx.dialect, user);
-      });
-      if (codes === undefined) throw new ValidationError(WRONG_CODE);
-      return { recovery_codes: codes };
-    },
+        if (step === undefined || !(await spendStep(q, call.ctx.dialect, user, step))) return undefined;
+        return issueRecoveryCodes(q, call.ctx.dialect, user);
+      }),
+    }),
     {
       methods: ['POST'],
       ownTransactions: true,
