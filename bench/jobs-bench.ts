@@ -13,7 +13,7 @@ import { startSiteWorker } from '../src/site/site-jobs.js';
 import { createSite, openSite } from '../src/site/open-site.js';
 import { sitePaths } from '../src/site/site-paths.js';
 import type { Site } from '../src/site/site.js';
-import { createThrowawayDatabase, postgresReachable } from './postgres-admin.js';
+import { benchDatabase, type ThrowawayDatabase } from './postgres-admin.js';
 
 /** Figures of one dialect. */
 export interface JobsBenchResult {
@@ -152,17 +152,12 @@ export async function runJobsBench(
 ): Promise<JobsBenchResult[]> {
   const results: JobsBenchResult[] = [];
   for (const dialect of options.dialects) {
-    let db: { url: string; drop(): Promise<void> } | undefined;
+    let db: ThrowawayDatabase | undefined;
     const dir = await mkdtemp(join(tmpdir(), 'fw-bench-jobs-'));
     try {
-      if (dialect === 'postgres') {
-        if (!(await postgresReachable(options.pgUrl))) {
-          if (options.postgresRequired) throw new Error('PostgreSQL is not reachable');
-          log('  postgres: not reachable, skipped');
-          continue;
-        }
-        db = await createThrowawayDatabase(options.pgUrl);
-      }
+      const found = await benchDatabase(dialect, options, log);
+      if (found === 'skip') continue;
+      db = found;
       await createSite(dir, { dbUrl: db?.url, adminPassword: PASSWORD });
       // The bench's receiver listens on loopback, which webhooks refuse unless the operator allows it.
       const configFile = sitePaths(dir).config;

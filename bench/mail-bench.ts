@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { loadPrincipal } from '../src/auth/principal.js';
 import { startSiteWorker } from '../src/site/site-jobs.js';
 import { insertRate, median, openInProcessSite, type InProcessSite } from './in-process-site.js';
-import { createThrowawayDatabase, postgresReachable } from './postgres-admin.js';
+import { benchDatabase, type ThrowawayDatabase } from './postgres-admin.js';
 
 export interface MailBenchOptions {
   readonly dialects: readonly ('sqlite' | 'postgres')[];
@@ -148,16 +148,11 @@ export async function runMailBench(options: MailBenchOptions, log: (line: string
   try {
     for (const dialect of options.dialects) {
       const dir = await mkdtemp(join(tmpdir(), 'fw-bench-mail-'));
-      let db: { url: string; drop(): Promise<void> } | undefined;
+      let db: ThrowawayDatabase | undefined;
       try {
-        if (dialect === 'postgres') {
-          if (!(await postgresReachable(options.pgUrl))) {
-            if (options.postgresRequired) throw new Error('PostgreSQL is not reachable');
-            log('  postgres: not reachable, skipped');
-            continue;
-          }
-          db = await createThrowawayDatabase(options.pgUrl);
-        }
+        const found = await benchDatabase(dialect, options, log);
+        if (found === 'skip') continue;
+        db = found;
         const bench = await openInProcessSite(dir, db?.url);
         try {
           await bench.call('POST', '/api/resource/Email Account', {

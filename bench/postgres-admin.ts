@@ -40,3 +40,28 @@ export async function createThrowawayDatabase(adminUrl: string): Promise<{ url: 
 export function maskUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@]*@/, '//$1:***@');
 }
+
+/** A throwaway PostgreSQL database, and how to drop it again. */
+export interface ThrowawayDatabase {
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * The database one dialect's part of a bench runs on: none for SQLite (the site's own file), a
+ * throwaway PostgreSQL database, or `skip` when PostgreSQL cannot be reached and was not asked for
+ * by name (then unreachable is an error).
+ */
+export async function benchDatabase(
+  dialect: 'sqlite' | 'postgres',
+  options: { readonly pgUrl: string; readonly postgresRequired: boolean },
+  log: (line: string) => void,
+): Promise<ThrowawayDatabase | undefined | 'skip'> {
+  if (dialect !== 'postgres') return undefined;
+  if (!(await postgresReachable(options.pgUrl))) {
+    if (options.postgresRequired) throw new Error('PostgreSQL is not reachable');
+    log('  postgres: not reachable, skipped');
+    return 'skip';
+  }
+  return createThrowawayDatabase(options.pgUrl);
+}

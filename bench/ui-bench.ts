@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { chromium, type Page } from 'playwright-core';
 import { createFwSite, startFw } from './fw-process.js';
 import type { FwEntry } from './fw-entry.js';
-import { createThrowawayDatabase, postgresReachable } from './postgres-admin.js';
+import { benchDatabase, type ThrowawayDatabase } from './postgres-admin.js';
 
 export interface UiBenchOptions {
   readonly dialects: readonly ('sqlite' | 'postgres')[];
@@ -123,17 +123,12 @@ export async function runUiBench(entry: FwEntry, options: UiBenchOptions, log: (
     return;
   }
   for (const dialect of options.dialects) {
-    let db: { url: string; drop(): Promise<void> } | undefined;
+    let db: ThrowawayDatabase | undefined;
     const dir = await mkdtemp(join(tmpdir(), 'fw-bench-ui-'));
     try {
-      if (dialect === 'postgres') {
-        if (!(await postgresReachable(options.pgUrl))) {
-          if (options.postgresRequired) throw new Error('PostgreSQL is not reachable');
-          log('  postgres: not reachable, skipped');
-          continue;
-        }
-        db = await createThrowawayDatabase(options.pgUrl);
-      }
+      const found = await benchDatabase(dialect, options, log);
+      if (found === 'skip') continue;
+      db = found;
       const site = createFwSite(entry, dir, db?.url);
       const started = await startFw(entry, site, { cores: undefined, workers: 1, logLevel: 'warn' });
       if ('unsupported' in started) throw new Error(started.unsupported);
