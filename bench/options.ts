@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { FwEntryMode } from './fw-entry.js';
 import { DEFAULT_PG_URL } from './postgres-admin.js';
+import { SCENARIOS } from './scenarios.js';
 
 /** The parts `--only` can pick. */
 const ONLY = ['http', 'jobs', 'data', 'mail', 'ui'] as const;
@@ -27,6 +28,8 @@ export interface BenchOptions {
   readonly pgUrl: string;
   /** `http`: only the HTTP scenarios; `jobs`: only jobs and webhooks (bench/jobs-bench.ts); `data`: only export and search (bench/data-bench.ts); `mail`: only mail delivery and notifications (bench/mail-bench.ts); `ui`: only the admin UI's 10,000-row list in chromium (bench/ui-bench.ts); default all. */
   readonly only: Only | undefined;
+  /** The HTTP scenarios to run, by id (`--scenarios get-one,list`); all when undefined. */
+  readonly scenarios: readonly string[] | undefined;
 }
 
 /** Usage text printed for `--help` and for a bad flag. */
@@ -45,6 +48,7 @@ export const USAGE = `npm run bench -- [options]
   --fw auto|dist|src         run fw from dist/ (rebuilt when stale) or from src/ through tsx (auto)
   --fw-log-level <level>     FW_LOG_LEVEL of the fw server (warn)
   --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})
+  --scenarios <ids>          only these HTTP scenarios: get-one, list, list-count, insert, update, insert-many
   --only http|jobs|data|mail|ui   only the HTTP scenarios, jobs/webhooks throughput, export/search, mail, or the admin UI list in chromium (default all)
   --realtime [--sockets 1000] [--rate 100] [--seconds 20] [--documents 100]
                              instead: the realtime scenario (commit-to-receipt delay, lost events, memory per socket)
@@ -89,6 +93,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
       'fw-log-level': { type: 'string' },
       'pg-url': { type: 'string' },
       only: { type: 'string' },
+      scenarios: { type: 'string' },
     },
   });
   if (values.help) return 'help';
@@ -100,6 +105,9 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
   if (values.only !== undefined && !(ONLY as readonly string[]).includes(values.only)) {
     throw new Error(`--only is one of ${ONLY.join(', ')}; got "${values.only}"`);
   }
+  const scenarios = values.scenarios?.split(',').map((s) => s.trim());
+  const unknown = scenarios?.filter((id) => !SCENARIOS.some((s) => s.id === id));
+  if (unknown?.length) throw new Error(`--scenarios takes ${SCENARIOS.map((s) => s.id).join(', ')}; got "${unknown.join(', ')}"`);
   const sizes = values.sizes ? positiveList(values.sizes, '--sizes') : quick ? [1000] : [1000, 10_000, 100_000];
   return {
     quick,
@@ -118,5 +126,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
     fwLogLevel: values['fw-log-level'] ?? 'warn',
     pgUrl: values['pg-url'] ?? process.env.FW_BENCH_PG_URL ?? DEFAULT_PG_URL,
     only: values.only as Only | undefined,
+    scenarios,
   };
 }

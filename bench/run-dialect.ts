@@ -119,6 +119,7 @@ async function measureSize(
   }
   const scenarios: ScenarioResult[] = [];
   for (const scenario of SCENARIOS) {
+    if (options.scenarios && !options.scenarios.includes(scenario.id)) continue;
     if (scenario.needsMethod === 'insert_many' && !insertMany) {
       scenarios.push({ id: scenario.id, title: scenario.title, skipped: 'fw has no frappe.client.insert_many yet' });
       continue;

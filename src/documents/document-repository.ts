@@ -1,6 +1,7 @@
 import type { Doc } from '../meta/doctype.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
-import type { Queryable, Row, SqlStatement } from '../storage/database.js';
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
+import { rowsOf as statementRows, type Queryable, type Row, type SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { docFromRow } from './doc-from-row.js';
 import { docstatusStatements, FoundDocstatuses, type DocstatusLookups } from './links/docstatus-lookup.js';
@@ -66,8 +67,15 @@ export class DocumentRepository {
   }
 
   /** The document named `name` with its child rows, or undefined. `forUpdate` locks the row where the engine can. */
-  async load(q: Queryable, meta: Meta, name: string, opts: { forUpdate?: boolean } = {}): Promise<Doc | undefined> {
-    const rows = await q.all(this.#loadStatement(meta, name, opts.forUpdate === true && this.#dialect.supportsRowLocks));
+  load(q: Queryable, meta: Meta, name: string, opts: { forUpdate?: boolean } = {}): MaybePromise<Doc | undefined> {
+    const statement = this.#loadStatement(meta, name, opts.forUpdate === true && this.#dialect.supportsRowLocks);
+    // A document without tables, read where statements answer at once (SQLite), needs no promise.
+    if (this.#children(meta).length === 0) return andThen(statementRows(q, statement), (rows) => (rows.length === 0 ? undefined : this.toDoc(meta, rows[0])));
+    return this.#loadWithChildren(q, meta, statement);
+  }
+
+  async #loadWithChildren(q: Queryable, meta: Meta, statement: SqlStatement): Promise<Doc | undefined> {
+    const rows = await q.all(statement);
     if (rows.length === 0) return undefined;
     const doc = this.toDoc(meta, rows[0]);
     for (const child of this.#children(meta)) {

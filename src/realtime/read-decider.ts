@@ -48,7 +48,7 @@ export class SiteReadDecider implements ReadDecider {
     const judging = site.read(GUEST, async (ctx) => {
       if (!ctx.metas.has(readable.doctype)) return new Map<string, boolean>();
       const meta = ctx.metas.get(readable.doctype);
-      verdicts.doc ??= readable.doc ? Promise.resolve(readable.doc) : site.documents.repo(ctx).load(ctx.q, meta, readable.name);
+      verdicts.doc ??= Promise.resolve(readable.doc ?? site.documents.repo(ctx).load(ctx.q, meta, readable.name));
       const doc = await verdicts.doc;
       const answers = new Map<string, boolean>();
       if (!doc) return answers;

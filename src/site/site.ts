@@ -11,6 +11,7 @@ import type { HookRegistry } from '../documents/hooks.js';
 import type { UnitOptions, UnitRunner } from '../documents/unit-runner.js';
 import { UserMessages } from '../documents/user-messages.js';
 import type { FileStore } from '../files/file-store.js';
+import type { MaybePromise } from '../async/maybe-promise.js';
 import { FwError, InReadOnlyMode, SessionStopped } from '../errors/index.js';
 import { MaintenanceWatch } from './maintenance.js';
 import { JobQueue } from '../jobs/job-queue.js';
@@ -29,13 +30,20 @@ import type { SitePaths } from './site-paths.js';
 /**
  * Ends a unit that commits nothing (a read, or detached work whose own transactions have units of
  * their own): its after-commit callbacks run once `work` succeeded, its after-rollback ones once it
- * failed. Callback-free units, nearly every read, answer with `work`'s own promise.
+ * failed. Callback-free units, nearly every read, answer with `work`'s own answer: at once when it
+ * came at once (docs/benchmarks.md "Where a GET's time goes").
  */
-function endsWith<T>(work: Promise<T>, done: UnitOfWork): Promise<T> {
-  return work.then(
-    (result) => (done.seal() ? result : done.committed().then(() => result)),
-    (err: unknown) => (done.seal() ? Promise.reject(err) : done.rolledBack().then(() => Promise.reject(err))),
-  );
+function endsWith<T>(work: () => MaybePromise<T>, done: UnitOfWork): MaybePromise<T> {
+  const failed = (err: unknown): Promise<never> => (done.seal() ? Promise.reject(err) : done.rolledBack().then(() => Promise.reject(err)));
+  const succeeded = (result: T): MaybePromise<T> => (done.seal() ? result : done.committed().then(() => result));
+  let outcome: MaybePromise<T>;
+  try {
+    outcome = work();
+  } catch (err) {
+    if (done.seal()) throw err;
+    return failed(err);
+  }
+  return outcome instanceof Promise ? outcome.then(succeeded, failed) : succeeded(outcome);
 }
 
 /**
@@ -54,15 +62,20 @@ async function checkedOutcome<T>(check: DeferredCheck, work: Promise<T>): Promis
 }
 
 /** Runs a unit with its metadata check deferred, and once more, checking first, when it began on stale metadata. */
-async function againIfStale<T>(attempt: (mayDefer: boolean) => Promise<T>, unit: UnitOptions): Promise<T> {
-  try {
-    return await attempt(true);
-  } catch (err) {
+function againIfStale<T>(attempt: (mayDefer: boolean) => MaybePromise<T>, unit: UnitOptions): MaybePromise<T> {
+  const again = (err: unknown): MaybePromise<T> => {
     if (!(err instanceof StaleCheck)) throw err;
+    // The discarded attempt's messages are not the user's news.
+    unit.messages?.reset();
+    return attempt(false);
+  };
+  let first: MaybePromise<T>;
+  try {
+    first = attempt(true);
+  } catch (err) {
+    return again(err);
   }
-  // The discarded attempt's messages are not the user's news.
-  unit.messages?.reset();
-  return attempt(false);
+  return first instanceof Promise ? first.catch(again) : first;
 }
 
 /** The few logger calls a site makes outside a request (failed after-commit work). */
@@ -202,12 +215,17 @@ export class Site implements UnitRunner {
     return result;
   }
 
-  /** Runs read-only work with fresh metadata (see #checkedWork). */
-  async read<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
+  /**
+   * Runs read-only work with fresh metadata (see #checkedWork). On SQLite, work whose steps all
+   * answer at once (a document GET whose permissions are decided from what the principal holds)
+   * is answered at once too: callers may `await` either way.
+   */
+  read<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit?: UnitOptions): Promise<T>;
+  read<T>(principal: Principal, work: (ctx: DocContext) => MaybePromise<T>, unit?: UnitOptions): MaybePromise<T>;
+  read<T>(principal: Principal, work: (ctx: DocContext) => MaybePromise<T>, unit: UnitOptions = {}): MaybePromise<T> {
     return againIfStale((mayDefer) => {
       const done = this.newUnit();
-      const reading = this.db.read((q) => this.#checkedWork(q, mayDefer, () => work(this.context(principal, q, false, unit, done))));
-      return endsWith(reading, done);
+      return endsWith(() => this.db.read((q) => this.#checkedWork(q, mayDefer, () => work(this.context(principal, q, false, unit, done)))), done);
     }, unit);
   }
 
@@ -239,12 +257,11 @@ export class Site implements UnitRunner {
    * less, and a unit that began on stale metadata fails with StaleCheck, for againIfStale to run
    * it once more, checking first.
    */
-  async #checkedWork<T>(q: Queryable, mayDefer: boolean, work: () => Promise<T>): Promise<T> {
+  #checkedWork<T>(q: Queryable, mayDefer: boolean, work: () => MaybePromise<T>): MaybePromise<T> {
     const check = mayDefer && this.settingsCache.isCurrent(this.metas) ? this.metas.deferCheck(q) : undefined;
-    if (check) return checkedOutcome(check, work());
+    if (check) return checkedOutcome(check, new Promise<T>((resolve) => resolve(work())));
     const refreshing = this.#refresh(q);
-    if (refreshing) await refreshing;
-    return work();
+    return refreshing ? refreshing.then(work) : work();
   }
 
   /**
@@ -270,7 +287,7 @@ export class Site implements UnitRunner {
   async detached<T>(principal: Principal, work: (ctx: DocContext) => Promise<T>, unit: UnitOptions = {}): Promise<T> {
     if (unit.usesDatabase !== false) await this.db.read(async (q) => this.#refresh(q));
     const done = this.newUnit();
-    return endsWith(work(this.context(principal, statementReader(this.db), false, unit, done)), done);
+    return endsWith(() => work(this.context(principal, statementReader(this.db), false, unit, done)), done);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../async/maybe-promise.js';
 import type { Dialect } from './dialect.js';
 
 /** A compiled statement: SQL text with positional placeholders and its bound values. */
@@ -12,6 +13,12 @@ export type Row = Record<string, unknown>;
 export interface Queryable {
   /** Runs a statement that returns rows. */
   all<T = Row>(statement: SqlStatement): Promise<T[]>;
+  /**
+   * Runs a statement that returns rows and answers at once, where the engine runs statements in
+   * process (SQLite); absent where each one is a round trip. Lets the hot read path (a document GET)
+   * answer without a promise per step (docs/benchmarks.md "Where a GET's time goes"); see rowsOf().
+   */
+  allNow?<T = Row>(statement: SqlStatement): T[];
   /** Runs a statement for its effect; `changes` is the number of rows written. */
   run(statement: SqlStatement): Promise<{ changes: number }>;
   /** Runs a statement and yields rows one at a time, so a large result never sits in memory whole. */
@@ -69,9 +76,11 @@ export interface Database {
    * (SQLite: a read transaction on a read-only connection; PostgreSQL: REPEATABLE READ, READ ONLY).
    * A write inside it is refused by the database itself, as a 403 PermissionError whose details
    * carry `readOnlyRequest` (see read-only-refusal.ts). Rows of `iterate` come from a snapshot of
-   * their own on SQLite (a cursor needs a connection to itself there).
+   * their own on SQLite (a cursor needs a connection to itself there). Where statements run in
+   * process (SQLite) and `work` answers at once, so does this: no promise for a GET that needs none.
    */
   read<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+  read<T>(work: (q: Queryable) => MaybePromise<T>): MaybePromise<T>;
   /**
    * Runs one reading statement on its own: a single statement is its own snapshot, so no
    * transaction is opened around it (PostgreSQL: autocommit on a connection whose transactions are
@@ -122,3 +131,8 @@ export interface BroadcastChannel {
 
 /** The fraction (0..1) of a backup or restore done. */
 export type BackupProgress = (fraction: number) => void;
+
+/** The rows of a statement: at once where the connection answers synchronously (Queryable.allNow), else a promise. */
+export function rowsOf<T = Row>(q: Queryable, statement: SqlStatement): MaybePromise<T[]> {
+  return q.allNow ? q.allNow<T>(statement) : q.all<T>(statement);
+}

@@ -36,7 +36,7 @@ for (const dialect of testDialects()) {
      */
     function interleave(during: () => Promise<void>): void {
       const db = t.site.db as Database & { read: Database['read'] };
-      const read = db.read;
+      const read = db.read as <T>(work: (q: Queryable) => Promise<T>) => Promise<T>;
       let done = false;
       const restore = () => Reflect.deleteProperty(db, 'read');
       Object.defineProperty(db, 'read', {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { andThen, type MaybePromise } from '../../async/maybe-promise.js';
 import { MethodNotAllowed } from '../../errors/index.js';
 import { listRows, planList, runList, type ListPlan, type ListResult } from '../../documents/lists/list-documents.js';
 import { messagesBody, presentDoc, type ApiVersion } from '../presentation.js';
@@ -26,7 +27,7 @@ export interface ResourceTarget {
 }
 
 /** A resource handler: the request, its reply, and the target its route parsed out of the URL. */
-export type ResourceHandler = (site: Site, req: FastifyRequest, reply: FastifyReply, target: ResourceTarget) => Promise<unknown>;
+export type ResourceHandler = (site: Site, req: FastifyRequest, reply: FastifyReply, target: ResourceTarget) => MaybePromise<unknown>;
 
 /** `GET <base>/<DocType>`: a page of rows, or every row streamed when the page length is 0. */
 export function listDocuments(style: ApiVersion): ResourceHandler {
@@ -81,28 +82,36 @@ export function insertDocument(style: ApiVersion): ResourceHandler {
   };
 }
 
-/** `GET <base>/<DocType>/<name>`. */
+/**
+ * `GET <base>/<DocType>/<name>`. Without `expand` every step can answer at once (a cached token and
+ * principal, permissions the principal decides, SQLite's in-process read), and then the handler
+ * answers without a promise (docs/benchmarks.md "Where a GET's time goes").
+ */
 export function readDocument(style: ApiVersion): ResourceHandler {
-  return async (site, req, _reply, { doctype, name }) => {
-    const rc = await requestContext(site, req);
-    const args = requestArgs(req);
-    const doc = await site.read(
-      rc.principal,
-      async (ctx) => {
-        const stored = presentDoc(await site.documents.get(ctx, doctype, name), style);
-        const all = wantsAllLinks(args.expand_links);
-        const fields = all ? undefined : parseExpand(args.expand, ctx.metas.get(doctype));
-        if (!all && !fields) return stored;
-        const out = structuredClone(stored);
-        const expander = new LinkExpander(ctx, site.documents, (d) => presentDoc(d, style));
-        if (all) await expander.expandAll(ctx.metas.get(doctype), out);
-        else await expander.expand(ctx.metas.get(doctype), out, fields);
-        return out;
-      },
-      rc,
-    );
-    return { data: doc, ...messagesBody(rc.messages, style) };
-  };
+  return (site, req, _reply, { doctype, name }) =>
+    andThen(requestContext(site, req), (rc) => {
+      const args = requestArgs(req);
+      const all = wantsAllLinks(args.expand_links);
+      const read = site.read(
+        rc.principal,
+        (ctx) => {
+          const fields = all ? undefined : parseExpand(args.expand, ctx.metas.get(doctype));
+          if (!all && !fields) return andThen(site.documents.get(ctx, doctype, name), (doc) => presentDoc(doc, style));
+          return expandedDocument(ctx, site, doctype, name, style, fields);
+        },
+        rc,
+      );
+      return andThen(read, (doc) => ({ data: doc, ...messagesBody(rc.messages, style) }));
+    });
+}
+
+/** A document with its Links replaced by the linked documents the caller may read (`expand`, `expand_links`). */
+async function expandedDocument(ctx: DocContext, site: Site, doctype: string, name: string, style: ApiVersion, fields: string[] | undefined): Promise<Record<string, unknown>> {
+  const out = structuredClone(presentDoc(await site.documents.get(ctx, doctype, name), style));
+  const expander = new LinkExpander(ctx, site.documents, (d) => presentDoc(d, style));
+  if (fields) await expander.expand(ctx.metas.get(doctype), out, fields);
+  else await expander.expandAll(ctx.metas.get(doctype), out);
+  return out;
 }
 
 /**

@@ -126,7 +126,7 @@ function suffixPattern(suffix: string): RegExp {
  * A URL whose name holds `/`: the longest suffix (`/copy`, `/method/<m>`) that serves the verb
  * wins; when none does, 405 with the verbs of the most specific match.
  */
-function slashNameRoute(site: Site, req: FastifyRequest, reply: FastifyReply, shapes: readonly Shape[]): Promise<unknown> {
+function slashNameRoute(site: Site, req: FastifyRequest, reply: FastifyReply, shapes: readonly Shape[]): unknown {
   const params = req.params as { doctype: string; '*': string };
   const rest = params['*'].replace(/\/+$/, '');
   let firstMatch: Shape | undefined;
@@ -149,11 +149,10 @@ function paramsTarget(req: FastifyRequest): ResourceTarget {
 const readV1Document = readDocument('v1');
 
 /** v1 `GET …/<name>`: the document, or with `run_method` a document method run read-only. */
-const v1ReadOrRunMethod: ResourceHandler = async (site, req, reply, target) => {
+const v1ReadOrRunMethod: ResourceHandler = (site, req, reply, target) => {
   const method = runMethodName(req);
   if (method === undefined) return readV1Document(site, req, reply, target);
-  const outcome = await runDocumentMethod(site, req, reply, { ...target, method });
-  return { data: outcome.result ?? null, ...outcome.messages };
+  return runDocumentMethod(site, req, reply, { ...target, method }).then((outcome) => ({ data: outcome.result ?? null, ...outcome.messages }));
 };
 
 /** v1 `POST …/<name>`: only with `run_method` (reference `execute_doc_method`); else 405. */

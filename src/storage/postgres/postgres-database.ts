@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../async/maybe-promise.js';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceUnavailableError } from '../../errors/index.js';
@@ -121,7 +122,7 @@ export class PostgresDatabase implements Database {
    * whose COMMIT travels with the next message on the connection (see DeferredCommits). A unit
    * that runs no statement opens no transaction.
    */
-  async read<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
+  async read<T>(work: (q: Queryable) => MaybePromise<T>): Promise<T> {
     const { client, conn } = await this.#connect('read');
     try {
       return await work(conn);

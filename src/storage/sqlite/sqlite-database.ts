@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { BackupProgress, Database, PoolStats, Queryable, Row, SqlStatement } from '../database.js';
+import type { MaybePromise } from '../../async/maybe-promise.js';
 import { AsyncMutex } from '../async-mutex.js';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { copyDatabase, restoreDatabaseFile } from './sqlite-backup.js';
@@ -118,6 +119,10 @@ class SqliteConnection implements Queryable {
     this.#prepare(text).stmt.run();
   }
 
+  allNow<T>(s: SqlStatement): T[] {
+    return this.allSync<T>(s);
+  }
+
   allSync<T>(s: SqlStatement): T[] {
     try {
       const { stmt, build } = this.#prepare(s.sql);
@@ -211,7 +216,7 @@ export class SqliteDatabase implements Database {
       const writer = this.#writer;
       this.#reader = writer;
       // No snapshot and no refusal here: a second connection to :memory: would be another database.
-      this.#memoryFacade = { all: (s) => writer.all(s), run: (s) => writer.run(s), iterate: (s) => this.#allAsRows(s) };
+      this.#memoryFacade = { all: (s) => writer.all(s), allNow: (s) => writer.allSync(s), run: (s) => writer.run(s), iterate: (s) => this.#allAsRows(s) };
       this.#kept = undefined;
       return;
     }
@@ -231,6 +236,7 @@ export class SqliteDatabase implements Database {
     // (a statement being stepped keeps its connection busy): its rows come from a snapshot of their own.
     const facade: Queryable = {
       all: (s) => conn.all(s),
+      allNow: (s) => conn.allSync(s),
       run: (s) => conn.run(s),
       iterate: (s) => this.#iterateOnOwnConnection(s),
     };
@@ -271,15 +277,25 @@ export class SqliteDatabase implements Database {
    * first read took (BEGIN is deferred). On the first reader the transaction is kept for the next
    * unit while nobody commits (see KeptSnapshot); on another it ends with the unit.
    */
-  async read<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
+  read<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+  read<T>(work: (q: Queryable) => MaybePromise<T>): MaybePromise<T>;
+  read<T>(work: (q: Queryable) => MaybePromise<T>): MaybePromise<T> {
     if (this.#memoryFacade) return work(this.#memoryFacade);
     const reader = this.#takeReader();
     this.#beginUnit(reader);
+    let outcome: MaybePromise<T>;
     try {
-      return await work(reader.facade);
-    } finally {
+      outcome = work(reader.facade);
+    } catch (err) {
       this.#endUnit(reader);
+      throw err;
     }
+    // Work that answered at once ends its unit at once; only work that waits holds the reader.
+    if (!(outcome instanceof Promise)) {
+      this.#endUnit(reader);
+      return outcome;
+    }
+    return outcome.finally(() => this.#endUnit(reader));
   }
 
   /** One statement is its own snapshot: no transaction around it, or the first reader's kept one. */
