@@ -1,3 +1,4 @@
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import type { DocContext } from '../documents/doc-context.js';
 import { listQueryAfterAccess } from '../documents/lists/list-access.js';
 import type { ListOptions } from '../documents/lists/list-documents.js';
@@ -13,12 +14,15 @@ const V2_PAGING: PagingNames = { start: 'start', pageLength: ['limit'] };
  * layer: v2 pages with `start`/`limit`, sorts newest first unless told otherwise, and says
  * whether a next page exists (docs/api.md "API v2").
  */
-export async function listRequest(
+export function listRequest(
   ctx: DocContext,
   doctype: string,
   raw: Readonly<Record<string, unknown>>,
   version: ApiVersion,
-): Promise<{ query: ListQuery; options: ListOptions }> {
-  if (version === 'v1') return { query: await listQueryAfterAccess(ctx, doctype, raw), options: {} };
-  return { query: await listQueryAfterAccess(ctx, doctype, raw, { paging: V2_PAGING }), options: { nextPage: true, defaultDirection: 'desc' } };
+): MaybePromise<{ query: ListQuery; options: ListOptions }> {
+  if (version === 'v1') return andThen(listQueryAfterAccess(ctx, doctype, raw), (query) => ({ query, options: V1_OPTIONS }));
+  return andThen(listQueryAfterAccess(ctx, doctype, raw, { paging: V2_PAGING }), (query) => ({ query, options: V2_OPTIONS }));
 }
+
+const V1_OPTIONS: ListOptions = {};
+const V2_OPTIONS: ListOptions = { nextPage: true, defaultDirection: 'desc' };

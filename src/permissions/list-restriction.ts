@@ -1,3 +1,4 @@
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import { GUEST_USER } from '../auth/principal.js';
 import { PermissionError } from '../errors/index.js';
 import type { Meta } from '../meta/meta.js';
@@ -16,29 +17,31 @@ import { userPermissionCondition } from './user-permissions.js';
  * - when anything restricted the rows, documents shared with the user (or with everyone, but not
  *   for Guest) are ORed back in, read by the list's statement itself.
  */
-export async function listRestriction(pc: PermissionContext, meta: Meta): Promise<Condition | undefined> {
+export function listRestriction(pc: PermissionContext, meta: Meta): MaybePromise<Condition | undefined> {
   const { principal } = pc;
   if (principal.isAdministrator) return undefined;
   const read = roleGrant(principal, meta, 'read');
   const grant = read === 'none' ? roleGrant(principal, meta, 'select') : read;
-  if (grant === 'none') {
-    const shared = sharedNames(await pc.shares(meta.name), 'read');
-    if (shared.length === 0) throw noPermission(meta);
-    return nameIn(shared);
-  }
-  const parts: Condition[] = [];
-  if (grant === 'own') parts.push({ field: { field: 'owner' }, op: '=', value: principal.user });
-  else {
-    const byUserPermissions = userPermissionCondition(meta, await pc.userPermissions());
-    if (byUserPermissions) parts.push(byUserPermissions);
-  }
-  const byHooks = await pc.hooks.conditions({ meta, principal, ctx: pc.ctx });
-  if (byHooks) parts.push(byHooks);
-  if (parts.length === 0) return undefined;
-  const restriction = parts.length === 1 ? parts[0] : { and: parts };
-  // The shares are read by the list's own statement (a subquery), not by one of their own.
-  const sharedWith = { doctype: meta.name, user: principal.user, everyone: principal.user !== GUEST_USER };
-  return { or: [restriction, { sharedWith }] };
+  if (grant === 'none') return onlyShared(pc, meta);
+  // Each step answers at once when it can (cached rules, synchronous hooks): a list's planning then needs no promise.
+  const byRules = grant === 'own' ? { field: { field: 'owner' }, op: '=', value: principal.user } satisfies Condition : andThen(pc.userPermissions(), (rules) => userPermissionCondition(meta, rules));
+  return andThen(byRules, (first) =>
+    andThen(pc.hooks.conditions({ meta, principal, ctx: pc.ctx }), (byHooks) => {
+      const parts = [first, byHooks].filter((c): c is Condition => c !== undefined);
+      if (parts.length === 0) return undefined;
+      const restriction = parts.length === 1 ? parts[0] : { and: parts };
+      // The shares are read by the list's own statement (a subquery), not by one of their own.
+      const sharedWith = { doctype: meta.name, user: principal.user, everyone: principal.user !== GUEST_USER };
+      return { or: [restriction, { sharedWith }] };
+    }),
+  );
+}
+
+/** A principal whose roles grant nothing on `meta` lists the documents shared with it, or is refused. */
+async function onlyShared(pc: PermissionContext, meta: Meta): Promise<Condition> {
+  const shared = sharedNames(await pc.shares(meta.name), 'read');
+  if (shared.length === 0) throw noPermission(meta);
+  return nameIn(shared);
 }
 
 function nameIn(names: string[]): Condition {

@@ -45,10 +45,31 @@ function allowedFrom<Ctx>(hooks: readonly HasPermissionHook<Ctx>[], from: number
   return true;
 }
 
+/** The conditions of the hooks from `from` on, added to `parts`: without waiting until a hook answers with a promise. */
+function conditionsFrom<Ctx>(
+  hooks: readonly PermissionQueryHook<Ctx>[],
+  from: number,
+  args: QueryConditionArgs<Ctx>,
+  parts: Condition[],
+): MaybePromise<Condition | undefined> {
+  for (let i = from; i < hooks.length; i++) {
+    const answer = hooks[i]!(args);
+    if (answer instanceof Promise) {
+      return answer.then((condition) => {
+        if (condition !== undefined) parts.push(condition);
+        return conditionsFrom(hooks, i + 1, args, parts);
+      });
+    }
+    if (answer !== undefined) parts.push(answer);
+  }
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? parts[0] : { and: parts };
+}
+
 /** What permission decisions ask of the hooks (method syntax: a registry of any unit type serves). */
 export interface PermissionHookRunner<Ctx = unknown> {
   allows(args: HasPermissionArgs<Ctx>): MaybePromise<boolean>;
-  conditions(args: QueryConditionArgs<Ctx>): Promise<Condition | undefined>;
+  conditions(args: QueryConditionArgs<Ctx>): MaybePromise<Condition | undefined>;
 }
 
 /**
@@ -76,15 +97,9 @@ export class PermissionHooks<Ctx = unknown> implements PermissionHookRunner<Ctx>
     return allowedFrom(this.#hasPermission.for(args.meta.name), 0, args);
   }
 
-  /** The conditions of every hook for the DocType, ANDed; undefined when no hook restricts. */
-  async conditions(args: QueryConditionArgs<Ctx>): Promise<Condition | undefined> {
-    const parts: Condition[] = [];
-    for (const hook of this.#queryConditions.for(args.meta.name)) {
-      const condition = await hook(args);
-      if (condition !== undefined) parts.push(condition);
-    }
-    if (parts.length === 0) return undefined;
-    return parts.length === 1 ? parts[0] : { and: parts };
+  /** The conditions of every hook for the DocType, ANDed; undefined when no hook restricts. At once when no hook waits. */
+  conditions(args: QueryConditionArgs<Ctx>): MaybePromise<Condition | undefined> {
+    return conditionsFrom(this.#queryConditions.for(args.meta.name), 0, args, []);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../async/maybe-promise.js';
 import { fixedLinkTarget } from '../../meta/field-links.js';
 import type { Meta } from '../../meta/meta.js';
 import { listRestriction } from '../../permissions/list-restriction.js';
@@ -37,11 +38,15 @@ function viasOf(query: ListQuery): Set<string> {
  * joined rows as to a list of them (query/link-rows.ts). DocTypes the caller holds no select on
  * are left out: their fields are refused by the field check already.
  */
-export async function linkJoinRestrictions(pc: PermissionContext, meta: Meta, query: ListQuery): Promise<ReadonlyMap<string, Condition>> {
+export function linkJoinRestrictions(pc: PermissionContext, meta: Meta, query: ListQuery): MaybePromise<ReadonlyMap<string, Condition>> {
   if (pc.principal.isAdministrator) return NONE;
   const vias = viasOf(query);
-  // Most lists join nothing.
+  // Most lists join nothing: answered at once.
   if (vias.size === 0) return NONE;
+  return restrictionsOfJoins(pc, meta, vias);
+}
+
+async function restrictionsOfJoins(pc: PermissionContext, meta: Meta, vias: ReturnType<typeof viasOf>): Promise<ReadonlyMap<string, Condition>> {
   const owners = [meta, ...meta.tableFields.flatMap((f) => (f.def.options ? [pc.metaOf(f.def.options)] : []))];
   const out = new Map<string, Condition>();
   const seen = new Set<string>();

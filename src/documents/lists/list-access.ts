@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../async/maybe-promise.js';
 import { FwError } from '../../errors/index.js';
 import type { ListQuery } from '../../query/list-query.js';
 import { assertBoundedArgs } from '../../query/list-limits.js';
@@ -11,18 +12,23 @@ import { ownScope } from './list-documents.js';
  * parameter error is thrown only once the checks that need no query passed (absurd arguments are
  * refused first of all, before anything walks them or touches the database).
  */
-export async function listQueryAfterAccess(
+export function listQueryAfterAccess(
   ctx: DocContext,
   doctype: string,
   raw: Readonly<Record<string, unknown>>,
   opts: Omit<ListParamsOptions, 'doctype'> = {},
-): Promise<ListQuery> {
+): MaybePromise<ListQuery> {
   assertBoundedArgs(raw);
   try {
     return listQueryOf(raw, { ...opts, doctype });
   } catch (err) {
     if (!(err instanceof FwError)) throw err;
-    await ownScope(ctx, ctx.metas.get(doctype), raw.parent);
-    throw err;
+    return refusedAfterAccess(ctx, doctype, raw, err);
   }
+}
+
+/** Throws the access error of the list, if any, and else the parameter error `err`. */
+async function refusedAfterAccess(ctx: DocContext, doctype: string, raw: Readonly<Record<string, unknown>>, err: FwError): Promise<never> {
+  await ownScope(ctx, ctx.metas.get(doctype), raw.parent);
+  throw err;
 }

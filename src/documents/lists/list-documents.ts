@@ -1,3 +1,4 @@
+import { andThen, type MaybePromise } from '../../async/maybe-promise.js';
 import { DataError } from '../../errors/index.js';
 import type { Meta } from '../../meta/meta.js';
 import { listFieldAccess, type FieldAccess } from '../../permissions/list-field-access.js';
@@ -11,7 +12,7 @@ import { withChildRows, type ChildSelection } from '../../query/child-rows.js';
 import { compileCountQuery, compileListQuery, type CompileContext, type OutputColumn } from '../../query/compile-list-query.js';
 import { CompiledStatementCache } from '../../query/compiled-statement-cache.js';
 import { currentDate } from '../../query/current-date.js';
-import type { Row, SqlStatement } from '../../storage/database.js';
+import { rowsOf, type Row, type SqlStatement } from '../../storage/database.js';
 import type { Condition, ListQuery } from '../../query/list-query.js';
 import { shapeRowStream, shapeRows, type ShapedRow } from '../../query/shape-rows.js';
 import type { DocContext } from '../doc-context.js';
@@ -112,19 +113,24 @@ async function refuseSingleList(pc: PermissionContext, meta: Meta): Promise<neve
  * permissions: when the parent's rows are restricted for the principal (if_owner, User
  * Permissions, permission hooks, shares), only rows of the parents they may read are listed.
  */
-async function permissionScope(ctx: DocContext, meta: Meta, query: ListQuery): Promise<PermissionScope> {
-  const scope = await ownScope(ctx, meta, query.parent);
-  const links = await linkJoinRestrictions(permissionContext(ctx), meta, query);
-  return links.size === 0 ? scope : { ...scope, linkRestrictions: links };
+function permissionScope(ctx: DocContext, meta: Meta, query: ListQuery): MaybePromise<PermissionScope> {
+  return andThen(ownScope(ctx, meta, query.parent), (scope) =>
+    andThen(linkJoinRestrictions(permissionContext(ctx), meta, query), (links) => (links.size === 0 ? scope : { ...scope, linkRestrictions: links })),
+  );
 }
 
 /** The checks of a list that need nothing of its query: the DocType may be listed, by this caller, with this `parent`. */
-export async function ownScope(ctx: DocContext, meta: Meta, parent: unknown): Promise<PermissionScope> {
+export function ownScope(ctx: DocContext, meta: Meta, parent: unknown): MaybePromise<PermissionScope> {
   const pc = permissionContext(ctx);
-  if (meta.isSingle) await refuseSingleList(pc, meta);
+  if (meta.isSingle) return refuseSingleList(pc, meta);
   if (!meta.isChild) {
-    return { restrict: await listRestriction(pc, meta), canRead: listFieldAccess(ctx.principal, meta, meta), subject: meta.name };
+    return andThen(listRestriction(pc, meta), (restrict) => ({ restrict, canRead: listFieldAccess(ctx.principal, meta, meta), subject: meta.name }));
   }
+  return childScope(ctx, pc, meta, parent);
+}
+
+/** A child DocType's scope: listed through its parent (`parent=<DocType>`), under the parent's permissions. */
+async function childScope(ctx: DocContext, pc: PermissionContext, meta: Meta, parent: unknown): Promise<PermissionScope> {
   if (typeof parent !== 'string' || parent === '') {
     throw new DataError(`${meta.name} is a child table: pass parent=<parent DocType> to list it`);
   }
@@ -146,9 +152,13 @@ export async function ownScope(ctx: DocContext, meta: Meta, parent: unknown): Pr
  * of client arguments come through listQueryAfterAccess (list-access.ts), so that permission
  * errors come before parameter errors, as in the reference.
  */
-export async function planList(ctx: DocContext, parsed: ListQuery, options: ListOptions = {}): Promise<ListPlan> {
+export function planList(ctx: DocContext, parsed: ListQuery, options: ListOptions = {}): MaybePromise<ListPlan> {
   const meta = ctx.metas.get(parsed.doctype);
-  const scope = await permissionScope(ctx, meta, parsed);
+  return andThen(permissionScope(ctx, meta, parsed), (scope) => planInScope(ctx, meta, parsed, options, scope));
+}
+
+/** The plan of a list whose permission scope is known: compiled once per distinct request (see listPlans). */
+function planInScope(ctx: DocContext, meta: Meta, parsed: ListQuery, options: ListOptions, scope: PermissionScope): ListPlan {
   const today = currentDate(ctx.settings.timeZone);
   const how = `${options.nextPage ? 'next' : ''}:${options.defaultDirection ?? 'asc'}`;
   return listPlans.get(meta, planKey(ctx, queryKey(parsed), scope, today, how), () => {
@@ -180,12 +190,14 @@ async function withChildren(ctx: DocContext, plan: ListPlan, rows: Row[]): Promi
   return withChildRows(ctx.q, ctx.dialect, plan.children, plan.nameColumn, rows, plan.asDict);
 }
 
-/** Runs a planned list and returns its page. */
-export async function runList(ctx: DocContext, plan: ListPlan): Promise<ListResult> {
-  const stored = await ctx.q.all(plan.statement);
-  const hasNextPage = plan.probeNext && stored.length > plan.pageLength;
-  const page = await withChildren(ctx, plan, hasNextPage ? stored.slice(0, plan.pageLength) : stored);
-  return { rows: shapeRows(page, plan.columns, plan.asDict), hasNextPage };
+/** Runs a planned list and returns its page: at once where the statement answers at once and no child rows are read. */
+export function runList(ctx: DocContext, plan: ListPlan): MaybePromise<ListResult> {
+  return andThen(rowsOf(ctx.q, plan.statement), (stored) => {
+    const hasNextPage = plan.probeNext && stored.length > plan.pageLength;
+    const driver = hasNextPage ? stored.slice(0, plan.pageLength) : stored;
+    if (plan.children.length === 0) return { rows: shapeRows(driver, plan.columns, plan.asDict), hasNextPage };
+    return withChildren(ctx, plan, driver).then((page) => ({ rows: shapeRows(page, plan.columns, plan.asDict), hasNextPage }));
+  });
 }
 
 /**
