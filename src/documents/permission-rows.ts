@@ -57,6 +57,19 @@ export async function loadShares(q: Queryable, dialect: Dialect, user: string, d
     }));
 }
 
+const anyShareStatement = perOwner((dialect: Dialect) =>
+  statementShape(1, (doctype: string) => dialect.builder.selectFrom('tabDocShare').select('share_doctype').where('share_doctype', '=', doctype).limit(1).compile()),
+);
+
+/**
+ * Whether any document of `doctype` is shared with anyone, as the unit's snapshot has it: asked only
+ * where statements answer at once (an indexed one-row read, cheaper than the share subquery of a
+ * list); undefined where each statement is a round trip.
+ */
+export function anyShareOf(q: Queryable, dialect: Dialect, doctype: string): boolean | undefined {
+  return q.allNow ? q.allNow(anyShareStatement(dialect)(doctype)).length > 0 : undefined;
+}
+
 interface RuleRow {
   allow: string | null;
   for_value: string | null;

@@ -2,7 +2,7 @@ import type { MaybePromise } from '../async/maybe-promise.js';
 import type { PermissionContext } from '../permissions/permission-context.js';
 import type { UserPermissionRule } from '../permissions/user-permissions.js';
 import type { DocContext } from './doc-context.js';
-import { loadShares, loadUserPermissions } from './permission-rows.js';
+import { anyShareOf, loadShares, loadUserPermissions } from './permission-rows.js';
 
 /** One context per unit of work, so its User Permission rules are read at most once. */
 const contexts = new WeakMap<DocContext, PermissionContext>();
@@ -30,6 +30,7 @@ export function permissionContext(ctx: DocContext): PermissionContext {
       return rules;
     },
     shares: (doctype, name) => loadShares(q, dialect, principal.user, doctype, name),
+    mayHaveShares: (doctype) => anyShareOf(q, dialect, doctype) !== false,
   };
   contexts.set(ctx, pc);
   return pc;

@@ -240,7 +240,7 @@ export function uploadSteps(site: Site, idleMs = DEFAULT_BODY_IDLE_TIMEOUT_MS): 
     req.body = await readMultipart(req, store, { ...site.config, max_file_size }, idleMs, stageFiles);
   };
   return {
-    // A preValidation step.
+    // A preHandler step, before the argument checks.
     stage: (req) => (req.isMultipart() ? stage(req) : undefined),
     // An onSend step, and an onResponse one: a request whose answer was never sent (the client
     // went away) still lets go of its uploads.

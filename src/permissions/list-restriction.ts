@@ -30,7 +30,9 @@ export function listRestriction(pc: PermissionContext, meta: Meta): MaybePromise
       const parts = [first, byHooks].filter((c): c is Condition => c !== undefined);
       if (parts.length === 0) return undefined;
       const restriction = parts.length === 1 ? parts[0] : { and: parts };
-      // The shares are read by the list's own statement (a subquery), not by one of their own.
+      // The shares are read by the list's own statement (a subquery), not by one of their own; a
+      // DocType nobody shared a document of needs no subquery (docs/benchmarks.md "Lists").
+      if (pc.mayHaveShares?.(meta.name) === false) return restriction;
       const sharedWith = { doctype: meta.name, user: principal.user, everyone: principal.user !== GUEST_USER };
       return { or: [restriction, { sharedWith }] };
     }),

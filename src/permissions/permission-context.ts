@@ -20,4 +20,10 @@ export interface PermissionContext<Ctx = unknown> {
   userPermissions(): MaybePromise<readonly UserPermissionRule[]>;
   /** Shares of `doctype` documents (of one, when `name` is given) with the principal or everyone. */
   shares(doctype: string, name?: string): Promise<readonly ShareGrant[]>;
+  /**
+   * False only when the unit's snapshot holds no share of any `doctype` document, where finding out
+   * costs less than the share subquery it spares every restricted list (SQLite); absent or true
+   * otherwise. Answers at once.
+   */
+  mayHaveShares?(doctype: string): boolean;
 }
