@@ -58,7 +58,9 @@ export async function loadShares(q: Queryable, dialect: Dialect, user: string, d
 }
 
 const anyShareStatement = perOwner((dialect: Dialect) =>
-  statementShape(1, (doctype: string) => dialect.builder.selectFrom('tabDocShare').select('share_doctype').where('share_doctype', '=', doctype).limit(1).compile()),
+  statementShape(1, (doctype: string) =>
+    dialect.builder.selectFrom('tabDocShare').select('share_doctype').where('share_doctype', '=', doctype).limit(1).compile(),
+  ),
 );
 
 /**

@@ -66,7 +66,10 @@ describe('listRestriction', () => {
 
   test('without a role or a share the list is a 403', async () => {
     for (const who of [userWith('o', 'Other'), ANONYMOUS]) {
-      await assert.rejects(async () => listRestriction(fakeContext(who), NOTE), (err: unknown) => err instanceof PermissionError && err.doctype === 'Note');
+      await assert.rejects(
+        async () => listRestriction(fakeContext(who), NOTE),
+        (err: unknown) => err instanceof PermissionError && err.doctype === 'Note',
+      );
     }
   });
 });

@@ -24,7 +24,10 @@ export function listRestriction(pc: PermissionContext, meta: Meta): MaybePromise
   const grant = read === 'none' ? roleGrant(principal, meta, 'select') : read;
   if (grant === 'none') return onlyShared(pc, meta);
   // Each step answers at once when it can (cached rules, synchronous hooks): a list's planning then needs no promise.
-  const byRules = grant === 'own' ? { field: { field: 'owner' }, op: '=', value: principal.user } satisfies Condition : andThen(pc.userPermissions(), (rules) => userPermissionCondition(meta, rules));
+  const byRules =
+    grant === 'own'
+      ? ({ field: { field: 'owner' }, op: '=', value: principal.user } satisfies Condition)
+      : andThen(pc.userPermissions(), (rules) => userPermissionCondition(meta, rules));
   return andThen(byRules, (first) =>
     andThen(pc.hooks.conditions({ meta, principal, ctx: pc.ctx }), (byHooks) => {
       const parts = [first, byHooks].filter((c): c is Condition => c !== undefined);

@@ -110,7 +110,14 @@ export function readDocument(style: ApiVersion): ResourceHandler {
 }
 
 /** A document with its Links replaced by the linked documents the caller may read (`expand`, `expand_links`). */
-async function expandedDocument(ctx: DocContext, site: Site, doctype: string, name: string, style: ApiVersion, fields: string[] | undefined): Promise<Record<string, unknown>> {
+async function expandedDocument(
+  ctx: DocContext,
+  site: Site,
+  doctype: string,
+  name: string,
+  style: ApiVersion,
+  fields: string[] | undefined,
+): Promise<Record<string, unknown>> {
   const out = structuredClone(presentDoc(await site.documents.get(ctx, doctype, name), style));
   const expander = new LinkExpander(ctx, site.documents, (d) => presentDoc(d, style));
   if (fields) await expander.expand(ctx.metas.get(doctype), out, fields);
