@@ -1,0 +1,30 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { processTree } from './process-memory.js';
+
+/** Clock ticks per second of /proc/<pid>/stat's times (`getconf CLK_TCK`; 100 on Linux nearly always). */
+const TICKS_PER_SECOND = (() => {
+  const answer = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim());
+  return Number.isInteger(answer) && answer > 0 ? answer : 100;
+})();
+
+function ownCpuMs(pid: number): number {
+  try {
+    // Fields after the command name's closing ')': state is the 3rd field of the line, utime the 14th, stime the 15th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time (user + system, in ms) used so far by each of `roots` and their descendants, summed; a
+ * difference of two readings is the CPU of the window between them, to 1/CLK_TCK s per process.
+ */
+export function cpuTimeMs(roots: readonly number[]): number {
+  let total = 0;
+  for (const root of roots) for (const pid of processTree(root)) total += ownCpuMs(pid);
+  return total;
+}
