@@ -8,23 +8,41 @@ const TICKS_PER_SECOND = (() => {
   return Number.isInteger(answer) && answer > 0 ? answer : 100;
 })();
 
-function ownCpuMs(pid: number): number {
+/** CPU time in ms, in user mode (JavaScript, native code) and in the kernel (system calls: the sockets' writes). */
+export interface CpuTime {
+  readonly user: number;
+  readonly system: number;
+}
+
+function ownCpu(pid: number): CpuTime {
   try {
     // Fields after the command name's closing ')': state is the 3rd field of the line, utime the 14th, stime the 15th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return { user: (Number(fields[11]) * 1000) / TICKS_PER_SECOND, system: (Number(fields[12]) * 1000) / TICKS_PER_SECOND };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
 }
 
 /**
- * CPU time (user + system, in ms) used so far by each of `roots` and their descendants, summed; a
- * difference of two readings is the CPU of the window between them, to 1/CLK_TCK s per process.
+ * CPU time used so far by each of `roots` and their descendants, summed; a difference of two
+ * readings is the CPU of the window between them, to 1/CLK_TCK s per process.
  */
-export function cpuTimeMs(roots: readonly number[]): number {
-  let total = 0;
-  for (const root of roots) for (const pid of processTree(root)) total += ownCpuMs(pid);
-  return total;
+export function cpuTime(roots: readonly number[]): CpuTime {
+  let user = 0;
+  let system = 0;
+  for (const root of roots) {
+    for (const pid of processTree(root)) {
+      const own = ownCpu(pid);
+      user += own.user;
+      system += own.system;
+    }
+  }
+  return { user, system };
+}
+
+/** `later` minus `earlier`. */
+export function cpuSince(earlier: CpuTime, later: CpuTime): CpuTime {
+  return { user: later.user - earlier.user, system: later.system - earlier.system };
 }

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_USER } from './fw-auth.js';
 import { resolveFwEntry } from './fw-entry.js';
@@ -27,10 +27,12 @@ export interface RealtimeBenchOptions {
   readonly clientProcesses: number;
   /** Run every step, not only up to the first that fails. */
   readonly allSteps: boolean;
+  /** Where the server writes a CPU profile of the run (`node --cpu-prof`), when given. */
+  readonly cpuProf: string | undefined;
 }
 
 export const REALTIME_USAGE =
-  'npm run bench -- --realtime [--sockets 1000] [--steps 5,10,20,40,80,160] [--rate N] [--seconds 5] [--documents 100] [--client-processes 4] [--all-steps]';
+  'npm run bench -- --realtime [--sockets 1000] [--steps 5,10,20,40,80,160] [--rate N] [--seconds 5] [--documents 100] [--client-processes 4] [--all-steps] [--cpu-prof DIR]';
 
 const DEFAULT_STEPS = [5, 10, 20, 40, 80, 160];
 
@@ -46,6 +48,7 @@ export function parseRealtimeOptions(argv: string[]): RealtimeBenchOptions {
       documents: { type: 'string' },
       'client-processes': { type: 'string' },
       'all-steps': { type: 'boolean' },
+      'cpu-prof': { type: 'string' },
     },
   });
   const num = (text: string | undefined, fallback: number, flag: string) => {
@@ -54,7 +57,12 @@ export function parseRealtimeOptions(argv: string[]): RealtimeBenchOptions {
     return value;
   };
   if (values.rate !== undefined && values.steps !== undefined) throw new Error('--rate and --steps do not go together: --rate is one step');
-  const steps = values.steps !== undefined ? values.steps.split(',').map((s) => num(s.trim(), 0, 'steps')) : values.rate !== undefined ? [num(values.rate, 0, 'rate')] : DEFAULT_STEPS;
+  const steps =
+    values.steps !== undefined
+      ? values.steps.split(',').map((s) => num(s.trim(), 0, 'steps'))
+      : values.rate !== undefined
+        ? [num(values.rate, 0, 'rate')]
+        : DEFAULT_STEPS;
   return {
     sockets: num(values.sockets, 1000, 'sockets'),
     steps,
@@ -63,6 +71,7 @@ export function parseRealtimeOptions(argv: string[]): RealtimeBenchOptions {
     documents: num(values.documents, 100, 'documents'),
     clientProcesses: num(values['client-processes'], 4, 'client-processes'),
     allSteps: values['all-steps'] === true,
+    cpuProf: values['cpu-prof'],
   };
 }
 
@@ -106,7 +115,11 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
   // The bench process sends the updates: on the clients' core, not the server's.
   const selfPinned = pinThisProcess(pinning.load);
   log(`realtime: ${pinning.note}; client processes and this one (${selfPinned ? 'pinned' : 'not pinned'}) on the load core`);
-  log(`load average at the start: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  log(
+    `load average at the start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  );
   const entry = resolveFwEntry('auto', log);
   const tmp = await mkdtemp(join(tmpdir(), 'fw-bench-rt-'));
   const site = createFwSite(entry, join(tmp, 'site'), undefined);
@@ -114,7 +127,12 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
   const configFile = join(site.dir, 'site_config.json');
   const config = JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>;
   writeFileSync(configFile, JSON.stringify({ ...config, realtime_max_sockets_per_user: options.sockets + 10 }, null, 2));
-  const started = await startFw(entry, site, { cores: pinning.server, workers: 1, logLevel: 'warn' });
+  const started = await startFw(entry, site, {
+    cores: pinning.server,
+    workers: 1,
+    logLevel: 'warn',
+    nodeFlags: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProf)}`] : [],
+  });
   if ('unsupported' in started) throw new Error(started.unsupported);
   const server = started.server;
   let clients: RealtimeClients | undefined;
@@ -168,7 +186,11 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
     log(stepTable(steps, options.sockets));
     log('');
     log(summary(steps, options.sockets));
-    log(`server RSS at the end: ${(rssBytes(server.pid) / 2 ** 20).toFixed(1)} MB; load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+    log(
+      `server RSS at the end: ${(rssBytes(server.pid) / 2 ** 20).toFixed(1)} MB; load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
+    );
     return steps.every((s) => s.lost === 0 && s.failed === 0) ? 0 : 1;
   } finally {
     await clients?.close();

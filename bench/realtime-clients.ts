@@ -111,9 +111,7 @@ export class RealtimeClients {
 
   /** Every receipt since the last collect, once `perSocket` events reached each socket or they went quiet for `timeoutMs`. */
   async collect(perSocket: number, timeoutMs: number): Promise<CollectedReceipts> {
-    const answers = await Promise.all(
-      this.processes.map((p, i) => p.ask('receipts', { type: 'collect', expected: perSocket * this.shares[i], timeoutMs })),
-    );
+    const answers = await Promise.all(this.processes.map((p, i) => p.ask('receipts', { type: 'collect', expected: perSocket * this.shares[i], timeoutMs })));
     return {
       parts: answers.map((a) => a.receipts),
       count: answers.reduce((sum, a) => sum + a.receipts.count, 0),
