@@ -1,8 +1,8 @@
 /**
  * One event, encoded once for every socket of a namespace that receives it: the Socket.IO packet
  * (what the Engine.IO polling transport sends) and the whole WebSocket frame that carries it, in
- * one buffer, so a delivery over WebSocket is one write of bytes already made (docs/realtime.md,
- * "Delivery"). Only events whose arguments are plain JSON are encoded here; anything holding
+ * one buffer, so a delivery over WebSocket is one write of bytes already made (docs/benchmarks.md,
+ * "Realtime"). Only events whose arguments are plain JSON are encoded here; anything holding
  * binary data goes through Socket.IO's own encoder, which sends it as attachments.
  */
 export interface BroadcastFrame {

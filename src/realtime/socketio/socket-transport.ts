@@ -45,7 +45,7 @@ interface PreEncodedWrite {
 /**
  * Sends one event to many sockets, encoded once per namespace however many sockets receive it:
  * each socket's Engine.IO connection gets the same packet and, over WebSocket, the same ready
- * frame, one write per socket (docs/realtime.md, "Delivery"). Payloads holding binary data go as a
+ * frame, one write per socket (docs/benchmarks.md, "Realtime"). Payloads holding binary data go as a
  * Socket.IO broadcast, whose encoder sends them as attachments.
  */
 export class SocketTransport implements SubscriberTransport {
