@@ -24,6 +24,8 @@ export interface FwServeOptions {
   readonly cores: string | undefined;
   readonly workers: number;
   readonly logLevel: string;
+  /** Node flags before fw's own (e.g. `--cpu-prof`), for a bench that profiles the server. */
+  readonly nodeFlags?: readonly string[];
 }
 
 /** Creates a fresh site with `fw new-site` (unpinned: set-up is not measured). */
@@ -43,7 +45,7 @@ export function createFwSite(entry: FwEntry, dir: string, dbUrl: string | undefi
  */
 export async function startFw(entry: FwEntry, site: FwSite, options: FwServeOptions): Promise<{ server: FwServer } | { unsupported: string }> {
   const port = await freePort();
-  const args = [...entry.nodeArgs, 'serve', '--site', site.dir, '--host', '127.0.0.1', '--port', String(port)];
+  const args = [...(options.nodeFlags ?? []), ...entry.nodeArgs, 'serve', '--site', site.dir, '--host', '127.0.0.1', '--port', String(port)];
   if (options.workers > 1) args.push('--workers', String(options.workers));
   const server = spawnServer({
     name: options.workers > 1 ? `fw (${options.workers} workers)` : 'fw',

@@ -31,3 +31,12 @@ export function planPinning(cores: number = availableParallelism()): Pinning {
 export function pinned(cores: string | undefined, command: string, args: readonly string[]): [string, string[]] {
   return cores === undefined ? [command, [...args]] : ['taskset', ['-c', cores, command, ...args]];
 }
+
+/**
+ * Moves this process (every thread of it) to `cores`, so what it does besides waiting (sending
+ * the realtime bench's updates) stays off the server's core. False when it could not.
+ */
+export function pinThisProcess(cores: string | undefined): boolean {
+  if (cores === undefined) return false;
+  return spawnSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' }).status === 0;
+}
