@@ -1,8 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { benchUserToken } from './fw-auth.js';
 import type { FwEntry } from './fw-entry.js';
 import { freePort } from './free-port.js';
+import type { StartMode } from './options.js';
+import { processTree } from './process-memory.js';
 import { spawnServer, waitUntilServing, type ServerProcess } from './server-process.js';
 
 /** A site made for one bench run. */
@@ -26,6 +30,30 @@ export interface FwServeOptions {
   readonly logLevel: string;
   /** Node flags before fw's own (e.g. `--cpu-prof`), for a bench that profiles the server. */
   readonly nodeFlags?: readonly string[];
+  /** How to start it (`--start`); `bin` (`node bin/fw.js serve`) unless given. */
+  readonly start?: StartMode;
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The program and arguments that start `fw serve <serveArgs>` the way `start` names. */
+function serveCommand(entry: FwEntry, start: StartMode, serveArgs: string[]): { command?: string; args: string[] } {
+  // npm start runs its script (`node bin/fw.js serve`) with these arguments after it, from the repository.
+  if (start === 'npm') return { command: 'npm', args: ['start', '--silent', '--', ...serveArgs] };
+  return { args: [...entry.nodeArgs, 'serve', ...serveArgs, ...(start === 'workers1' ? ['--workers', '1'] : [])] };
+}
+
+/** The process of the tree under `root` that runs fw's bin (under npm start: below npm and its shell). */
+function fwProcess(root: number): number {
+  for (const pid of processTree(root)) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv.some((a) => a.endsWith('fw.js') || a.endsWith('fw-from-source.ts'))) return pid;
+    } catch {
+      // ended while we looked
+    }
+  }
+  return root;
 }
 
 /** Creates a fresh site with `fw new-site` (unpinned: set-up is not measured). */
@@ -45,17 +73,42 @@ export function createFwSite(entry: FwEntry, dir: string, dbUrl: string | undefi
  */
 export async function startFw(entry: FwEntry, site: FwSite, options: FwServeOptions): Promise<{ server: FwServer } | { unsupported: string }> {
   const port = await freePort();
-  const args = [...(options.nodeFlags ?? []), ...entry.nodeArgs, 'serve', '--site', site.dir, '--host', '127.0.0.1', '--port', String(port)];
-  if (options.workers > 1) args.push('--workers', String(options.workers));
-  const server = spawnServer({
+  const start = options.start ?? 'bin';
+  if (start === 'npm' && entry.from !== 'dist') return { unsupported: 'npm start runs dist/, which could not be built' };
+  const serveArgs = ['--site', site.dir, '--host', '127.0.0.1', '--port', String(port)];
+  if (options.workers > 1) serveArgs.push('--workers', String(options.workers));
+  const { command, args: serve } = serveCommand(entry, start, serveArgs);
+  // Node flags go before the entry (the realtime bench profiles the server with them); npm start takes none.
+  const args = command === undefined ? [...(options.nodeFlags ?? []), ...serve] : serve;
+  const spawned = spawnServer({
     name: options.workers > 1 ? `fw (${options.workers} workers)` : 'fw',
+    command,
+    cwd: ROOT,
     args,
     cores: options.cores,
     port,
     env: { FW_LOG_LEVEL: options.logLevel, FW_ADMIN_PASSWORD: site.adminPassword },
   });
+  let server: ServerProcess = spawned;
   try {
-    await waitUntilServing(server, '/api/method/ping');
+    await waitUntilServing(spawned, '/api/method/ping');
+    // Measured (peak RSS) is fw's process tree: under npm start, not npm's own node process.
+    const pid = fwProcess(spawned.pid);
+    server = {
+      ...spawned,
+      pid,
+      async stop(graceMs) {
+        // npm and its shell need not pass the signal on; fw stops gracefully on its own SIGTERM.
+        if (pid !== spawned.pid) {
+          try {
+            process.kill(pid, 'SIGTERM');
+          } catch {
+            // already ended
+          }
+        }
+        await spawned.stop(graceMs);
+      },
+    };
   } catch (err) {
     const exit = await Promise.race([server.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 100))]);
     if (options.workers > 1 && exit === 2 && /--workers|unknown option/i.test(server.output())) {

@@ -7,6 +7,10 @@ import { SCENARIOS } from './scenarios.js';
 const ONLY = ['http', 'jobs', 'data', 'mail', 'ui'] as const;
 type Only = (typeof ONLY)[number];
 
+/** How `--start` can start fw (bench/fw-process.ts). */
+export const START_MODES = ['bin', 'npm', 'workers1'] as const;
+export type StartMode = (typeof START_MODES)[number];
+
 /** Everything `npm run bench` can be told. */
 export interface BenchOptions {
   readonly quick: boolean;
@@ -15,6 +19,8 @@ export interface BenchOptions {
   /** Whether PostgreSQL was asked for by name (then unreachable is an error, not a note). */
   readonly postgresRequired: boolean;
   readonly workers: number[];
+  /** The ways fw is started, each a run of its own (default: `node bin/fw.js serve` only). */
+  readonly start: StartMode[];
   readonly sliceSeconds: number;
   readonly warmupSeconds: number;
   readonly pairs: number;
@@ -38,6 +44,8 @@ export const USAGE = `npm run bench -- [options]
   --sizes 1000,10000,100000  table sizes to measure at (quick: 1000)
   --dialect sqlite|postgres|all   (all: PostgreSQL joins when reachable)
   --workers 1|2|1,2          fw serve --workers (1: one process)
+  --start bin,npm,workers1   how fw is started, each a run of its own: node bin/fw.js serve (bin, the default),
+                             npm start (its fw process is measured), node bin/fw.js serve --workers 1
   --duration <s>             seconds per measured slice (3; quick 0.5)
   --warmup <s>               warm-up seconds per server and scenario (2; quick 0.25)
   --pairs <n>                fw/baseline slice pairs per scenario (4; quick 2)
@@ -82,6 +90,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
       sizes: { type: 'string' },
       dialect: { type: 'string' },
       workers: { type: 'string' },
+      start: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
       pairs: { type: 'string' },
@@ -108,6 +117,9 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
   const scenarios = values.scenarios?.split(',').map((s) => s.trim());
   const unknown = scenarios?.filter((id) => !SCENARIOS.some((s) => s.id === id));
   if (unknown?.length) throw new Error(`--scenarios takes ${SCENARIOS.map((s) => s.id).join(', ')}; got "${unknown.join(', ')}"`);
+  const start = (values.start ?? 'bin').split(',').map((s) => s.trim());
+  const badStart = start.find((s) => !(START_MODES as readonly string[]).includes(s));
+  if (badStart !== undefined) throw new Error(`--start takes ${START_MODES.join(', ')}, comma-separated; got "${badStart}"`);
   const sizes = values.sizes ? positiveList(values.sizes, '--sizes') : quick ? [1000] : [1000, 10_000, 100_000];
   return {
     quick,
@@ -115,6 +127,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | 'help' {
     dialects: dialect === 'all' ? ['sqlite', 'postgres'] : [dialect as 'sqlite' | 'postgres'],
     postgresRequired: dialect === 'postgres',
     workers: values.workers ? [...new Set(positiveList(values.workers, '--workers'))] : [1],
+    start: [...new Set(start)] as StartMode[],
     sliceSeconds: positive(values.duration, quick ? 0.5 : 3, '--duration'),
     warmupSeconds: positive(values.warmup, quick ? 0.25 : 2, '--warmup'),
     pairs: Math.round(positive(values.pairs, quick ? 2 : 4, '--pairs')),

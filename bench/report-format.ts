@@ -19,7 +19,7 @@ export function workersText(n: number): string {
 
 /** `1 worker, 10 connections`. */
 export function runText(run: RunResult): string {
-  return `${workersText(run.workers)}, ${run.connections} connections`;
+  return `${workersText(run.workers)}${run.start ? `, started by ${run.start}` : ''}, ${run.connections} connections`;
 }
 
 /** Heading of one run at one size. */

@@ -55,6 +55,8 @@ export interface SizeResult {
 export interface RunResult {
   readonly dialect: 'sqlite' | 'postgres';
   readonly workers: number;
+  /** How fw was started when `--start` asked for more than the default (bench/fw-process.ts). */
+  readonly start?: string;
   readonly connections: number;
   readonly baseline: string;
   readonly skipped?: string;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { openBaselineStore, type BaselineStore } from './baseline-store.js';
 import { freePort } from './free-port.js';
 import type { FwEntry } from './fw-entry.js';
-import { createFwSite, startFw, type FwServer, type FwSite } from './fw-process.js';
+import { createFwSite, startFw, type FwServeOptions, type FwServer, type FwSite } from './fw-process.js';
 import type { LoadGenerator } from './load-generator.js';
 import { listRowCounts, measureScenario, measureStream, type SeqCounter } from './measure.js';
 import type { BenchOptions } from './options.js';
@@ -145,8 +145,19 @@ export async function benchDialect(dialect: 'sqlite' | 'postgres', ctx: BenchCon
   const made = await makeSite(dialect, ctx);
   if (!made) return [];
   const baselineKind = dialect === 'sqlite' ? 'bare Fastify + better-sqlite3 on the same database file' : 'bare Fastify + pg (pool of 10) on the same database';
-  const runs = ctx.options.workers.flatMap((workers) =>
-    ctx.options.connections.map((connections): RunResult & { sizes: SizeResult[] } => ({ dialect, workers, connections, baseline: baselineKind, sizes: [] })),
+  // A run per start mode only when more than the default was asked for, so the usual report keeps its headings.
+  const starts = ctx.options.start.length === 1 && ctx.options.start[0] === 'bin' ? [undefined] : ctx.options.start;
+  const runs = starts.flatMap((start) =>
+    ctx.options.workers.flatMap((workers) =>
+      ctx.options.connections.map((connections): RunResult & { sizes: SizeResult[] } => ({
+        dialect,
+        workers,
+        ...(start ? { start } : {}),
+        connections,
+        baseline: baselineKind,
+        sizes: [],
+      })),
+    ),
   );
   const store = await openBaselineStore(made.dbUrl);
   ctx.onCleanup(() => store.close());
@@ -155,23 +166,26 @@ export async function benchDialect(dialect: 'sqlite' | 'postgres', ctx: BenchCon
   ctx.onCleanup(() => baseline.stop());
   await waitUntilServing(baseline, '/api/method/ping');
   const insertMany: { known?: boolean } = {};
-  const skipped = new Map<number, string>();
+  const skipped = new Map<string, string>();
 
   for (const size of ctx.options.sizes) {
     ctx.log(`\n${dialect}: ${size.toLocaleString('en')} rows`);
     const seed = await seedTo(size, made.site, store, ctx, insertMany);
     for (const run of runs) {
-      if (skipped.has(run.workers)) continue;
-      const started = await startFw(ctx.entry, made.site, { cores: ctx.pinning.server, workers: run.workers, logLevel: ctx.options.fwLogLevel });
+      if (skipped.has(`${run.workers} ${run.start}`)) continue;
+      const start = run.start as FwServeOptions['start'];
+      const started = await startFw(ctx.entry, made.site, { cores: ctx.pinning.server, workers: run.workers, logLevel: ctx.options.fwLogLevel, start });
       if ('unsupported' in started) {
-        skipped.set(run.workers, started.unsupported);
+        skipped.set(`${run.workers} ${run.start}`, started.unsupported);
         ctx.log(`  --workers ${run.workers}: ${started.unsupported}; skipped`);
         continue;
       }
       const fw = started.server;
       ctx.onCleanup(() => fw.stop());
       try {
-        ctx.log(`  fw ${run.workers > 1 ? `with ${run.workers} workers ` : ''}pid ${fw.pid}, baseline pid ${baseline.pid}, ${run.connections} connections`);
+        ctx.log(
+          `  fw ${run.workers > 1 ? `with ${run.workers} workers ` : ''}${start ? `started by ${start} ` : ''}pid ${fw.pid}, baseline pid ${baseline.pid}, ${run.connections} connections`,
+        );
         const result = await measureSize(fw, baseline, store, size, seed, insertMany.known ?? false, run.connections, ctx);
         run.sizes.push(result);
         ctx.onSize(run, result);
@@ -180,5 +194,5 @@ export async function benchDialect(dialect: 'sqlite' | 'postgres', ctx: BenchCon
       }
     }
   }
-  return runs.map((run) => (skipped.has(run.workers) ? { ...run, skipped: skipped.get(run.workers) } : run));
+  return runs.map((run) => (skipped.has(`${run.workers} ${run.start}`) ? { ...run, skipped: skipped.get(`${run.workers} ${run.start}`) } : run));
 }

@@ -19,6 +19,8 @@ export interface ServerProcess {
 /** How to start a server process. */
 export interface ServerSpawn {
   readonly name: string;
+  /** The program to run; node (this harness's) unless given. */
+  readonly command?: string;
   readonly args: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
   readonly cores: string | undefined;
@@ -26,9 +28,9 @@ export interface ServerSpawn {
   readonly cwd?: string;
 }
 
-/** Starts `node <args>` (pinned to `cores` when given); its output is kept, not shown. */
+/** Starts `node <args>` (or `<command> <args>`; pinned to `cores` when given); its output is kept, not shown. */
 export function spawnServer(options: ServerSpawn): ServerProcess {
-  const [command, args] = pinned(options.cores, process.execPath, options.args);
+  const [command, args] = pinned(options.cores, options.command ?? process.execPath, options.args);
   const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },

@@ -72,8 +72,7 @@ function quote(arg: string): string {
  */
 export function spawnBinInTerminal(args: string[], env: Record<string, string | undefined> = {}): ChildProcess {
   assertBuilt();
-  // The node flag bin/fw.js would otherwise start itself again with: one process under the terminal.
-  const command = [process.execPath, '--max-semi-space-size=4', BIN, ...args].map(quote).join(' ');
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
   return spawn('script', ['-q', '-f', '-e', '-c', command, '/dev/null'], {
     cwd: REPO,
     env: { ...process.env, ...env },

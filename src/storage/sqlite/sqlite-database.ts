@@ -21,7 +21,7 @@ const BUSY_TIMEOUT_MS = 5000;
  * of pages needs; the operating system's file cache holds the rest, and every page cached here
  * counts in the process's memory.
  */
-const PAGE_CACHE_KIB = 16000;
+const PAGE_CACHE_KIB = 8000;
 /**
  * Page cache of the writer: a write touches a few pages per index, which the OS file cache serves
  * well, so a large cache here mostly raised the peak memory of bulk inserts.
