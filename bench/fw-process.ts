@@ -24,6 +24,8 @@ export interface FwServeOptions {
   readonly cores: string | undefined;
   readonly workers: number;
   readonly logLevel: string;
+  /** More `fw serve` options, such as `--jobs 0`. */
+  readonly extraArgs?: readonly string[];
 }
 
 /** Creates a fresh site with `fw new-site` (unpinned: set-up is not measured). */
@@ -45,6 +47,7 @@ export async function startFw(entry: FwEntry, site: FwSite, options: FwServeOpti
   const port = await freePort();
   const args = [...entry.nodeArgs, 'serve', '--site', site.dir, '--host', '127.0.0.1', '--port', String(port)];
   if (options.workers > 1) args.push('--workers', String(options.workers));
+  args.push(...(options.extraArgs ?? []));
   const server = spawnServer({
     name: options.workers > 1 ? `fw (${options.workers} workers)` : 'fw',
     args,
