@@ -32,6 +32,8 @@ export interface FwServeOptions {
   readonly nodeFlags?: readonly string[];
   /** How to start it (`--start`); `bin` (`node bin/fw.js serve`) unless given. */
   readonly start?: StartMode;
+  /** More `fw serve` options, such as `--jobs 0`. */
+  readonly extraArgs?: readonly string[];
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -77,6 +79,7 @@ export async function startFw(entry: FwEntry, site: FwSite, options: FwServeOpti
   if (start === 'npm' && entry.from !== 'dist') return { unsupported: 'npm start runs dist/, which could not be built' };
   const serveArgs = ['--site', site.dir, '--host', '127.0.0.1', '--port', String(port)];
   if (options.workers > 1) serveArgs.push('--workers', String(options.workers));
+  serveArgs.push(...(options.extraArgs ?? []));
   const { command, args: serve } = serveCommand(entry, start, serveArgs);
   // Node flags go before the entry (the realtime bench profiles the server with them); npm start takes none.
   const args = command === undefined ? [...(options.nodeFlags ?? []), ...serve] : serve;

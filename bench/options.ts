@@ -4,7 +4,7 @@ import { DEFAULT_PG_URL } from './postgres-admin.js';
 import { SCENARIOS } from './scenarios.js';
 
 /** The parts `--only` can pick. */
-const ONLY = ['http', 'jobs', 'data', 'mail', 'ui'] as const;
+const ONLY = ['http', 'jobs', 'data', 'mail', 'ui', 'subsystems'] as const;
 type Only = (typeof ONLY)[number];
 
 /** How `--start` can start fw (bench/fw-process.ts). */
@@ -32,7 +32,7 @@ export interface BenchOptions {
   readonly fwEntry: FwEntryMode;
   readonly fwLogLevel: string;
   readonly pgUrl: string;
-  /** `http`: only the HTTP scenarios; `jobs`: only jobs and webhooks (bench/jobs-bench.ts); `data`: only export and search (bench/data-bench.ts); `mail`: only mail delivery and notifications (bench/mail-bench.ts); `ui`: only the admin UI's 10,000-row list in chromium (bench/ui-bench.ts); default all. */
+  /** `http`: only the HTTP scenarios; `jobs`: only jobs and webhooks (bench/jobs-bench.ts); `data`: only export and search (bench/data-bench.ts); `mail`: only mail delivery and notifications (bench/mail-bench.ts); `ui`: only the admin UI's 10,000-row list in chromium (bench/ui-bench.ts); `subsystems`: what configured subsystems cost a write (bench/subsystems-bench.ts); default all. */
   readonly only: Only | undefined;
   /** The HTTP scenarios to run, by id (`--scenarios get-one,list`); all when undefined. */
   readonly scenarios: readonly string[] | undefined;
@@ -57,7 +57,8 @@ export const USAGE = `npm run bench -- [options]
   --fw-log-level <level>     FW_LOG_LEVEL of the fw server (warn)
   --pg-url <url>             PostgreSQL server for throwaway databases (FW_BENCH_PG_URL or ${DEFAULT_PG_URL})
   --scenarios <ids>          only these HTTP scenarios: get-one, list, list-count, insert, update, insert-many
-  --only http|jobs|data|mail|ui   only the HTTP scenarios, jobs/webhooks throughput, export/search, mail, or the admin UI list in chromium (default all)
+  --only http|jobs|data|mail|ui|subsystems   only the HTTP scenarios, jobs/webhooks throughput, export/search, mail, the admin UI
+                             list in chromium, or what configured subsystems cost a write (default all)
   --realtime [--sockets 1000] [--rate 100] [--seconds 20] [--documents 100]
                              instead: the realtime scenario (commit-to-receipt delay, lost events, memory per socket)
   --files [--mb 16] [--count 4] [--big-mb 1024] [--seconds 5] [--backend local|s3]

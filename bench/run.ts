@@ -21,6 +21,7 @@ import { runDataBench } from './data-bench.js';
 import { runMailBench } from './mail-bench.js';
 import { runUiBench } from './ui-bench.js';
 import { runFilesBench } from './files-bench.js';
+import { runSubsystemsBench } from './subsystems-bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(line);
@@ -103,6 +104,11 @@ async function main(argv: string[]): Promise<number> {
   if (options.only === 'data') {
     log(`${command}\nexport and search:`);
     await runDataBench(resolveFwEntry(options.fwEntry, progress), options, log);
+    return 0;
+  }
+  if (options.only === 'subsystems') {
+    log(`${command}\nwhat a subsystem costs:`);
+    await runSubsystemsBench(resolveFwEntry(options.fwEntry, progress), options, log);
     return 0;
   }
   if (options.only === 'ui') {
@@ -207,6 +213,8 @@ async function main(argv: string[]): Promise<number> {
     await runDataBench(entry, options, log);
     log('\nmail:');
     await runMailBench(options, log);
+    log('\nwhat a subsystem costs:');
+    await runSubsystemsBench(entry, options, log);
     log('\nadmin UI list:');
     await runUiBench(entry, options, log);
   }

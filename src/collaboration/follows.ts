@@ -68,8 +68,12 @@ async function unfollow(call: MethodCall, parts: CollaborationParts): Promise<0 
 function registerFollowerNotices(parts: CollaborationParts): void {
   const notify = parts.notify;
   if (!notify) return;
-  parts.hooks.on('*', 'on_update', async ({ doc, ctx }, next, doctype) => {
+  parts.hooks.on('*', 'on_update', async ({ doc, before, ctx }, next, doctype) => {
     await next();
+    // A document being inserted (no `before`) has no followers yet: following needs the stored
+    // document, and a deleted one took its follows with it (register-collaboration.ts). Skipping
+    // the lookup spares every insert a query (docs/benchmarks.md "What a subsystem costs").
+    if (before === undefined) return;
     if (doctype === DOCUMENT_FOLLOW || !ctx.metas.has(doctype) || ctx.metas.get(doctype).collaborationColumns.length === 0) return;
     for (const f of await followsOf(ctx, doctype, String(doc.name))) {
       if (f.user !== ctx.principal.user)
