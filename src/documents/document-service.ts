@@ -177,6 +177,22 @@ export class DocumentService implements DocumentGuard {
   }
 
   /**
+   * Stores a record fw writes about another document (a Workflow Action beside the document that
+   * entered a state): named by its DocType's rule and stamped with `user` as owner, with its child
+   * rows, and nothing else. No permission check, Link check, hook or live event: the caller vouches
+   * for the values, and records written on every insert of a busy DocType cost that DocType's own
+   * writes nearly nothing (docs/benchmarks.md "What a subsystem costs").
+   */
+  async insertRecord(ctx: DocContext, doctype: string, values: Doc, user: string): Promise<void> {
+    const meta = ctx.metas.get(doctype);
+    const stamp = now(ctx.settings.timeZone);
+    const doc: Doc = { ...values, owner: user, creation: stamp, modified: stamp, modified_by: user, docstatus: 0, idx: 0 };
+    doc.name = validateName(meta, await nameDocument(meta, doc, { q: ctx.q, dialect: ctx.dialect, timeZone: ctx.settings.timeZone }, {}));
+    stampChildRows(meta, doc, stamp, user);
+    await this.#write(meta, doc, () => this.repo(ctx).insert(ctx.q, meta, doc));
+  }
+
+  /**
    * Merges `patch` into the stored document and saves it (write permission). A `modified` in the
    * patch must equal the stored one exactly, else TimestampMismatchError; a table key replaces
    * that child table. A `docstatus` in the patch submits (1) or cancels (2) as the transition

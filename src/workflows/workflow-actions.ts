@@ -1,4 +1,4 @@
-import { loadPrincipal, withUserPermissions } from '../auth/principal.js';
+import { ADMINISTRATOR_USER, loadPrincipal, withUserPermissions } from '../auth/principal.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { HookRegistry } from '../documents/hooks.js';
@@ -38,10 +38,6 @@ export type DocumentLink = (doctype: string, name: string) => string;
 export const LISTED_ACTIONS = 1000;
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function administratorContext(ctx: DocContext, principal: NonNullable<Awaited<ReturnType<typeof loadPrincipal>>>): DocContext {
-  return { ...ctx, principal };
-}
 
 /** Marks the document's open actions Completed by the caller. */
 async function completeOpen(ctx: DocContext, doctype: string, name: string, roles: ReadonlySet<string>): Promise<void> {
@@ -109,13 +105,14 @@ async function openAction(ctx: DocContext, deps: WorkflowActionDeps, wf: Workflo
   const next = wf.transitions.filter((t) => t.state === state && conditionHolds(t, doc));
   if (next.length === 0) return;
   const roles = [...new Set(next.map((t) => t.allowed).filter((r) => r !== ''))];
-  const admin = await loadPrincipal(ctx.q, ctx.dialect, 'Administrator');
-  if (!admin) throw new Error('the Administrator user is missing');
-  await deps.documents.insert(
-    administratorContext(ctx, admin),
+  // A record of fw's, as the Administrator's: written beside every insert and transition of the
+  // DocType, so without the document pipeline (DocumentService.insertRecord); its values come from
+  // the saved document and the active Workflow, checked when they were saved.
+  await deps.documents.insertRecord(
+    ctx,
     WORKFLOW_ACTION,
     { status: 'Open', reference_doctype: doctype, reference_name: name, workflow_state: state, permitted_roles: roles.map((role) => ({ role })) },
-    { ignorePermissions: true },
+    ADMINISTRATOR_USER,
   );
   if (!wf.sendEmailAlert || !deps.mail) return;
   const link = deps.link(doctype, name);
