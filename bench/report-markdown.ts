@@ -22,7 +22,7 @@ export function renderMarkdown(report: BenchReport): string {
     `- fw log level: ${s.fwLogLevel}.${s.quick ? ' **Quick mode: the figures only show that the harness runs.**' : ''}`,
     ...report.notes.map((n) => `- ${n}`),
     '',
-    '### Targets (SQLite, one worker)',
+    '### Targets (one worker; docs/benchmarks.md "Targets")',
     '',
     ...mdTable(
       ['target', 'measured', 'met'],

@@ -34,7 +34,7 @@ export function printSummary(report: BenchReport, log: (line: string) => void): 
       log(table(CURVE_COLUMNS, curveRows(run)));
     }
   }
-  log('\ntargets (SQLite, one worker; reported, not asserted):');
+  log('\ntargets (one worker; reported, not asserted):');
   log(
     table(
       ['target', 'measured', 'met'],
