@@ -34,7 +34,7 @@ export function listRestriction(pc: PermissionContext, meta: Meta): MaybePromise
       if (parts.length === 0) return undefined;
       const restriction = parts.length === 1 ? parts[0] : { and: parts };
       // The shares are read by the list's own statement (a subquery), not by one of their own; a
-      // DocType nobody shared a document of needs no subquery (docs/benchmarks.md "Lists").
+      // DocType nobody shared a document of needs no subquery (docs/benchmarks.md "What keeps the hot path fast").
       if (pc.mayHaveShares?.(meta.name) === false) return restriction;
       const sharedWith = { doctype: meta.name, user: principal.user, everyone: principal.user !== GUEST_USER };
       return { or: [restriction, { sharedWith }] };
