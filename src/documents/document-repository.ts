@@ -1,7 +1,7 @@
 import type { Doc } from '../meta/doctype.js';
 import type { Meta, ResolvedField } from '../meta/meta.js';
 import { andThen, type MaybePromise } from '../async/maybe-promise.js';
-import { rowsOf as statementRows, type Queryable, type Row, type SqlStatement } from '../storage/database.js';
+import { statementRows, type Queryable, type Row, type SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { docFromRow } from './doc-from-row.js';
 import { docstatusStatements, FoundDocstatuses, type DocstatusLookups } from './links/docstatus-lookup.js';

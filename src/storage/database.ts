@@ -16,7 +16,7 @@ export interface Queryable {
   /**
    * Runs a statement that returns rows and answers at once, where the engine runs statements in
    * process (SQLite); absent where each one is a round trip. Lets the hot read path (a document GET)
-   * answer without a promise per step (docs/benchmarks.md "Where a GET's time goes"); see rowsOf().
+   * answer without a promise per step (docs/benchmarks.md "Where a GET's time goes"); see statementRows().
    */
   allNow?<T = Row>(statement: SqlStatement): T[];
   /** Runs a statement for its effect; `changes` is the number of rows written. */
@@ -133,6 +133,6 @@ export interface BroadcastChannel {
 export type BackupProgress = (fraction: number) => void;
 
 /** The rows of a statement: at once where the connection answers synchronously (Queryable.allNow), else a promise. */
-export function rowsOf<T = Row>(q: Queryable, statement: SqlStatement): MaybePromise<T[]> {
+export function statementRows<T = Row>(q: Queryable, statement: SqlStatement): MaybePromise<T[]> {
   return q.allNow ? q.allNow<T>(statement) : q.all<T>(statement);
 }

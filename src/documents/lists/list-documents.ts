@@ -12,7 +12,7 @@ import { withChildRows, type ChildSelection } from '../../query/child-rows.js';
 import { compileCountQuery, compileListQuery, type CompileContext, type OutputColumn } from '../../query/compile-list-query.js';
 import { CompiledStatementCache } from '../../query/compiled-statement-cache.js';
 import { currentDate } from '../../query/current-date.js';
-import { rowsOf, type Row, type SqlStatement } from '../../storage/database.js';
+import { statementRows, type Row, type SqlStatement } from '../../storage/database.js';
 import type { Condition, ListQuery } from '../../query/list-query.js';
 import { shapeRowStream, shapeRows, type ShapedRow } from '../../query/shape-rows.js';
 import type { DocContext } from '../doc-context.js';
@@ -192,7 +192,7 @@ async function withChildren(ctx: DocContext, plan: ListPlan, rows: Row[]): Promi
 
 /** Runs a planned list and returns its page: at once where the statement answers at once and no child rows are read. */
 export function runList(ctx: DocContext, plan: ListPlan): MaybePromise<ListResult> {
-  return andThen(rowsOf(ctx.q, plan.statement), (stored) => {
+  return andThen(statementRows(ctx.q, plan.statement), (stored) => {
     const hasNextPage = plan.probeNext && stored.length > plan.pageLength;
     const driver = hasNextPage ? stored.slice(0, plan.pageLength) : stored;
     if (plan.children.length === 0) return { rows: shapeRows(driver, plan.columns, plan.asDict), hasNextPage };

@@ -120,10 +120,6 @@ class SqliteConnection implements Queryable {
   }
 
   allNow<T>(s: SqlStatement): T[] {
-    return this.allSync<T>(s);
-  }
-
-  allSync<T>(s: SqlStatement): T[] {
     try {
       const { stmt, build } = this.#prepare(s.sql);
       if (!build) {
@@ -138,7 +134,7 @@ class SqliteConnection implements Queryable {
   }
 
   async all<T = Row>(s: SqlStatement): Promise<T[]> {
-    return this.allSync<T>(s);
+    return this.allNow<T>(s);
   }
 
   async run(s: SqlStatement): Promise<{ changes: number }> {
@@ -216,7 +212,7 @@ export class SqliteDatabase implements Database {
       const writer = this.#writer;
       this.#reader = writer;
       // No snapshot and no refusal here: a second connection to :memory: would be another database.
-      this.#memoryFacade = { all: (s) => writer.all(s), allNow: (s) => writer.allSync(s), run: (s) => writer.run(s), iterate: (s) => this.#allAsRows(s) };
+      this.#memoryFacade = { all: (s) => writer.all(s), allNow: (s) => writer.allNow(s), run: (s) => writer.run(s), iterate: (s) => this.#allAsRows(s) };
       this.#kept = undefined;
       return;
     }
@@ -236,7 +232,7 @@ export class SqliteDatabase implements Database {
     // (a statement being stepped keeps its connection busy): its rows come from a snapshot of their own.
     const facade: Queryable = {
       all: (s) => conn.all(s),
-      allNow: (s) => conn.allSync(s),
+      allNow: (s) => conn.allNow(s),
       run: (s) => conn.run(s),
       iterate: (s) => this.#iterateOnOwnConnection(s),
     };
@@ -305,7 +301,7 @@ export class SqliteDatabase implements Database {
     const first = reader.conn === this.#reader;
     if (first) this.#kept?.enter();
     try {
-      return reader.conn.allSync<T>(statement);
+      return reader.conn.allNow<T>(statement);
     } finally {
       if (first) this.#kept?.leave();
       this.#returnReader(reader);
