@@ -34,6 +34,7 @@ for (const dialect of testDialects()) {
     let server: ChildProcess;
     let base: string;
     let auth: string;
+    let serverOutput: ReturnType<typeof outputOf>;
 
     before(async () => {
       assertBuilt();
@@ -50,7 +51,8 @@ for (const dialect of testDialects()) {
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
-      const listening = await outputOf(server).waitFor(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/, 60_000);
+      serverOutput = outputOf(server);
+      const listening = await serverOutput.waitFor(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/, 60_000);
       base = listening[1];
       const login = await fetch(`${base}/api/method/login`, {
         method: 'POST',
@@ -97,10 +99,12 @@ for (const dialect of testDialects()) {
           base +
             '/api/method/frappe.desk.reportview.export_query' +
             query({ doctype: DOCTYPE, fields: ['name', 'title', 'notes', 'amount', 'due'], file_format_type: format }),
-          {
-            headers: { authorization: auth },
-          },
-        );
+          { headers: { authorization: auth } },
+        ).catch((err: unknown) => {
+          // Say what became of the server: a fetch error alone does not tell a crash from a reset.
+          const state = `server exit ${server.exitCode ?? '-'} signal ${server.signalCode ?? '-'}`;
+          throw new Error(`${state}; its output ends:\n${serverOutput.text().slice(-3000)}`, { cause: err });
+        });
         assert.equal(res.status, 200);
         const reader = res.body!.getReader();
         let bytes = 0;

@@ -88,12 +88,14 @@ describe('fw worker processes sharing one PostgreSQL database', { skip: postgres
   test('each slot of a schedule both processes watch runs once, recorded in the Scheduled Job Log', async () => {
     const count = async (sql: string) => (await site.db.read((q) => q.all<{ n: number }>({ sql, parameters: [] })))[0].n;
     const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && Number(await count(`select count(*) as n from "tabScheduled Job Log" where status = 'Complete'`)) < 4) {
+    // fw's own schedules (e.g. the four-minute "all") log their slots too: only the app's are counted.
+    const ours = `"tabScheduled Job Log" where scheduled_job_type = 'jobrec.every_two_seconds'`;
+    while (Date.now() < deadline && Number(await count(`select count(*) as n from ${ours} and status = 'Complete'`)) < 4) {
       await new Promise((r) => setTimeout(r, 200));
     }
     for (const w of workers) assert.equal(await w.stop('SIGTERM'), 0, w.output());
     const slots = await site.db.read((q) =>
-      q.all<{ slot: string; n: number }>({ sql: `select slot, count(*) as n from "tabScheduled Job Log" group by slot`, parameters: [] }),
+      q.all<{ slot: string; n: number }>({ sql: `select slot, count(*) as n from ${ours} group by slot`, parameters: [] }),
     );
     assert.ok(slots.length >= 4, `several slots ran: ${JSON.stringify(slots)}`);
     assert.ok(
@@ -101,7 +103,7 @@ describe('fw worker processes sharing one PostgreSQL database', { skip: postgres
       `no slot twice: ${JSON.stringify(slots)}`,
     );
     const ticks = Number(await count(`select count(*) as n from "tabToDo" where description like 'tick@%'`));
-    const complete = Number(await count(`select count(*) as n from "tabScheduled Job Log" where status = 'Complete'`));
+    const complete = Number(await count(`select count(*) as n from ${ours} and status = 'Complete'`));
     assert.equal(ticks, complete, 'each completed slot ran its handler once');
   });
 });
