@@ -107,7 +107,6 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   // Cookies are parsed only by authentication, and only for requests without a token.
   await app.register(cookie, { hook: false });
   await app.register(formbody, { bodyLimit: site.config.max_request_size });
-  await app.register(multipart, multipartOptions(site.config));
 
   // JSON bodies: empty is "no body"; anything but an object or array is refused, never a 500.
   app.removeContentTypeParser('application/json');
@@ -139,9 +138,18 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     onResponse: [uploads.release, countAnswers(site)],
   });
 
+  // Set before any route or child context is registered: a child context copies the handler it sees then.
+  app.setErrorHandler(async (err, req, reply) => errorBody(err, req, reply, developerMode));
+
   registerMetricsRoutes(app, site);
-  registerResourceRoutes(app, site);
-  registerMethodRoutes(app, site);
+  // Multipart bodies are read only by the routes that can take one: the plugin adds an onResponse
+  // hook and request decorations that every request in its context pays, and a GET never carries
+  // an upload (docs/benchmarks.md "What keeps the hot path fast"). The GET routes stay in `app`.
+  await app.register(async (writes) => {
+    await writes.register(multipart, multipartOptions(site.config));
+    registerResourceRoutes({ reads: app, writes }, site);
+    registerMethodRoutes({ reads: app, writes }, site);
+  });
   registerFileRoutes(app, site);
   // fw as an OAuth2 / OpenID Connect provider (docs/identity.md "fw as an OAuth2 / OpenID Connect provider").
   if (site.oauth) registerOAuthRoutes(app, site, site.oauth);
@@ -157,8 +165,6 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
   app.setNotFoundHandler(async (req) => {
     throw new DoesNotExistError(`No route for ${req.method} ${req.url.split('?')[0].slice(0, 200)}`);
   });
-
-  app.setErrorHandler(async (err, req, reply) => errorBody(err, req, reply, developerMode));
 
   return app;
 }

@@ -241,7 +241,8 @@ export function uploadSteps(site: Site, idleMs = DEFAULT_BODY_IDLE_TIMEOUT_MS): 
   };
   return {
     // A preHandler step, before the argument checks.
-    stage: (req) => (req.isMultipart() ? stage(req) : undefined),
+    // Only routes in the multipart plugin's context (app.ts) have `isMultipart`.
+    stage: (req) => (typeof req.isMultipart === 'function' && req.isMultipart() ? stage(req) : undefined),
     // An onSend step, and an onResponse one: a request whose answer was never sent (the client
     // went away) still lets go of its uploads.
     release: (req, reply) => (uploadsOf.has(req) ? releaseUploads(req, reply.statusCode) : undefined),

@@ -16,6 +16,33 @@ function applicableRows(actor: Actor, meta: Meta): DocPerm[] {
   return (meta.def.permissions ?? []).filter((p) => (p.permlevel ?? 0) === 0 && actor.roles.has(p.role));
 }
 
+/** What one set of roles is granted on one Meta, filled as rights are asked for. */
+interface RoleDecisions {
+  readonly grants: Partial<Record<PermissionType, Grant>>;
+  readonly levels: { read?: ReadonlySet<number>; write?: ReadonlySet<number> };
+}
+
+/**
+ * Decisions per Meta and role set. Both keys are immutable and replaced, never changed: a Meta
+ * when its DocType's metadata changes, a role set when the principal is resolved again; so an
+ * entry can never be stale and goes with its keys (docs/benchmarks.md "What keeps the hot path fast").
+ */
+const decisions = new WeakMap<Meta, WeakMap<ReadonlySet<string>, RoleDecisions>>();
+
+function decisionsOf(actor: Actor, meta: Meta): RoleDecisions {
+  let byRoles = decisions.get(meta);
+  if (!byRoles) {
+    byRoles = new WeakMap();
+    decisions.set(meta, byRoles);
+  }
+  let known = byRoles.get(actor.roles);
+  if (!known) {
+    known = { grants: {}, levels: {} };
+    byRoles.set(actor.roles, known);
+  }
+  return known;
+}
+
 /**
  * The union of the actor's DocPerm rows for `right` (docs/architecture.md "Permissions"): a row without if_owner
  * grants everything; rows that only grant with if_owner restrict to the owner's documents
@@ -23,6 +50,11 @@ function applicableRows(actor: Actor, meta: Meta): DocPerm[] {
  */
 export function roleGrant(actor: Actor, meta: Meta, right: PermissionType): Grant {
   if (actor.isAdministrator) return 'all';
+  const known = decisionsOf(actor, meta).grants;
+  return (known[right] ??= decideGrant(actor, meta, right));
+}
+
+function decideGrant(actor: Actor, meta: Meta, right: PermissionType): Grant {
   if ((right === 'submit' || right === 'cancel' || right === 'amend') && !meta.isSubmittable) return 'none';
   let grant: Grant = 'none';
   for (const row of applicableRows(actor, meta)) {
@@ -48,6 +80,11 @@ export function hasPermission(actor: Actor, meta: Meta, right: PermissionType, d
 /** The permlevels whose fields the actor may read (`read`) or write (`write`). */
 export function permittedLevels(actor: Actor, meta: Meta, right: 'read' | 'write'): ReadonlySet<number> {
   if (actor.isAdministrator) return ALL_LEVELS;
+  const known = decisionsOf(actor, meta).levels;
+  return (known[right] ??= decideLevels(actor, meta, right));
+}
+
+function decideLevels(actor: Actor, meta: Meta, right: 'read' | 'write'): ReadonlySet<number> {
   const levels = new Set<number>();
   for (const row of meta.def.permissions ?? []) {
     if (actor.roles.has(row.role) && (row[right] === 1 || (right === 'read' && row.write === 1))) {

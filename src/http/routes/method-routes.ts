@@ -1,8 +1,9 @@
 import { messagesBody } from '../presentation.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DoesNotExistError, PermissionError } from '../../errors/index.js';
 import { bindArguments, mayCallMethod, type HttpVerb, type MethodDefinition } from '../../rpc/method-registry.js';
 import type { Site } from '../../site/site.js';
+import { routeByVerb, type RouteContexts } from './route-contexts.js';
 import { checkRequestSite } from '../csrf.js';
 import { requestArgs } from '../request-args.js';
 import { httpExchange, requestContext } from '../request-context.js';
@@ -55,10 +56,10 @@ export async function callMethod(
 }
 
 /** `/api/method/<dotted.path>` (v1), `/api/v2/method/<path>` (v2), and legacy `cmd` at `/`. */
-export function registerMethodRoutes(app: FastifyInstance, site: Site): void {
+export function registerMethodRoutes(contexts: RouteContexts, site: Site): void {
   const verbs = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
   for (const prefix of ['/api/method/', '/api/v1/method/']) {
-    app.route({
+    routeByVerb(contexts, {
       method: [...verbs],
       url: `${prefix}*`,
       handler: (req, reply) => {
@@ -67,13 +68,13 @@ export function registerMethodRoutes(app: FastifyInstance, site: Site): void {
       },
     });
   }
-  app.route({
+  routeByVerb(contexts, {
     method: [...verbs],
     url: '/api/v2/method/:path',
     handler: (req, reply) => callMethod(site, req, reply, (req.params as { path: string }).path, requestArgs(req), 'data'),
   });
   // The shorthand for a method of a DocType's controller module (docs/api.md "API v2").
-  app.route({
+  routeByVerb(contexts, {
     method: [...verbs],
     url: '/api/v2/method/:doctype/:method',
     handler: (req, reply) => {
@@ -85,7 +86,7 @@ export function registerMethodRoutes(app: FastifyInstance, site: Site): void {
     },
   });
   // The Python client still calls `GET /?cmd=...` and `POST /` with `cmd`; only the root path routes so.
-  app.route({
+  routeByVerb(contexts, {
     method: ['GET', 'POST'],
     url: '/',
     handler: (req, reply) => {

@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Site } from '../../site/site.js';
+import { routeByVerb, type RouteContexts } from './route-contexts.js';
 import {
   deleteDocument,
   insertDocument,
@@ -84,25 +85,25 @@ export function resourceRoutes(): ResourceRoute[] {
  * A document name may hold `/`: the router's `:name` stops at a slash, so such URLs reach a
  * wildcard route per base that splits the rest of the path against the same routes.
  */
-export function registerResourceRoutes(app: FastifyInstance, site: Site): void {
+export function registerResourceRoutes(contexts: RouteContexts, site: Site): void {
   const routes = resourceRoutes();
   const byUrl = new Map<string, ResourceRoute[]>();
   for (const route of routes) byUrl.set(route.url, [...(byUrl.get(route.url) ?? []), route]);
 
   for (const route of routes) {
-    app.route({ method: route.method, url: route.url, handler: (req, reply) => route.handler(site, req, reply, paramsTarget(req)) });
+    routeByVerb(contexts, { method: route.method, url: route.url, handler: (req, reply) => route.handler(site, req, reply, paramsTarget(req)) });
   }
   for (const [url, served] of byUrl) {
     if (served.some((r) => r.sharesNamePath)) continue;
     const allow = served.map((r) => r.method).join(', ');
     const others = VERBS.filter((v) => !served.some((r) => r.method === v));
     if (others.length === 0) continue;
-    app.route({ method: others, url, config: { allow }, handler: (req, reply) => refuseVerb(req, reply, allow) });
+    routeByVerb(contexts, { method: others, url, config: { allow }, handler: (req, reply) => refuseVerb(req, reply, allow) });
   }
   for (const base of new Set(routes.filter((r) => r.url.includes('/:doctype/:name')).map((r) => r.url.split('/:doctype')[0]))) {
     const named = [...byUrl.entries()].filter(([url]) => url.startsWith(`${base}/:doctype/:name`));
     const shapes = named.map(([url, served]) => ({ pattern: suffixPattern(url.slice(`${base}/:doctype/:name`.length)), served }));
-    app.route({
+    routeByVerb(contexts, {
       method: [...VERBS],
       url: `${base}/:doctype/*`,
       config: { slashNames: true },
