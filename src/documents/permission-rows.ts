@@ -63,13 +63,30 @@ const anyShareStatement = perOwner((dialect: Dialect) =>
   ),
 );
 
+/** The last answer of anyShareOf per connection and DocType, with the change counter it was read at. */
+const shareAnswers = new WeakMap<Queryable, Map<string, { readonly counter: number; readonly any: boolean }>>();
+
 /**
  * Whether any document of `doctype` is shared with anyone, as the unit's snapshot has it: asked only
  * where statements answer at once (an indexed one-row read, cheaper than the share subquery of a
- * list); undefined where each statement is a round trip.
+ * list); undefined where each statement is a round trip. Where the connection has a change
+ * counter (SQLite's first reader), the answer is kept until anyone commits: while the counter
+ * stands the unit reads the same kept snapshot the answer came from (docs/architecture.md "Read units").
  */
 export function anyShareOf(q: Queryable, dialect: Dialect, doctype: string): boolean | undefined {
-  return q.allNow ? q.allNow(anyShareStatement(dialect)(doctype)).length > 0 : undefined;
+  if (!q.allNow) return undefined;
+  const counter = q.changeCounter?.();
+  if (counter === undefined) return q.allNow(anyShareStatement(dialect)(doctype)).length > 0;
+  let answers = shareAnswers.get(q);
+  if (!answers) {
+    answers = new Map();
+    shareAnswers.set(q, answers);
+  }
+  const known = answers.get(doctype);
+  if (known?.counter === counter) return known.any;
+  const any = q.allNow(anyShareStatement(dialect)(doctype)).length > 0;
+  answers.set(doctype, { counter, any });
+  return any;
 }
 
 interface RuleRow {
