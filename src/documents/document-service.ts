@@ -55,6 +55,11 @@ const ACTION_EVENTS: Readonly<Record<DocAction, { readonly before: DocEvent; rea
   cancel: { before: 'before_cancel', after: ['on_cancel'] },
 };
 
+/** Throws PermissionError for a refused right (DocumentService.authorize). */
+function refuseUnless(allowed: boolean, ctx: DocContext, meta: Meta, right: PermissionType, doc: Doc | undefined): void {
+  if (!allowed) throw permissionDenied(ctx.principal, meta, right, doc?.name);
+}
+
 /**
  * The document lifecycle as one ordered pipeline per operation:
  * permission -> build -> name -> validate -> hooks -> repository, inside the caller's transaction.
@@ -96,9 +101,10 @@ export class DocumentService implements DocumentGuard {
 
   /** Throws PermissionError unless {@link can} allows; at once when {@link can} answers at once. */
   authorize(ctx: DocContext, meta: Meta, right: PermissionType, doc?: Doc, options: AccessOptions = {}): MaybePromise<void> {
-    return andThen(this.can(ctx, meta, right, doc, options), (allowed) => {
-      if (!allowed) throw permissionDenied(ctx.principal, meta, right, doc?.name);
-    });
+    const allowed = this.can(ctx, meta, right, doc, options);
+    // No closure for an answer known at once (a GET asks twice).
+    if (allowed instanceof Promise) return allowed.then((ok) => refuseUnless(ok, ctx, meta, right, doc));
+    refuseUnless(allowed, ctx, meta, right, doc);
   }
 
   #fieldContext(ctx: DocContext, meta: Meta): FieldContext {
