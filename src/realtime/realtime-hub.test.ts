@@ -1,8 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RealtimeHub, type ReadDecider } from './realtime-hub.js';
-import type { DeliveredMessage } from './realtime-message.js';
-import type { Subscriber, SubscriberTransport } from './subscriber.js';
+import type { Delivery, Subscriber, SubscriberTransport } from './subscriber.js';
 
 /** A subscriber that records what it got; `waiting` is its backlog. */
 class FakeSubscriber implements Subscriber {
@@ -28,8 +27,8 @@ class FakeSubscriber implements Subscriber {
 }
 
 const transport: SubscriberTransport = {
-  send(subscribers: readonly Subscriber[], message: DeliveredMessage) {
-    for (const s of subscribers) (s as FakeSubscriber).got.push(`${message.event}:${message.id}`);
+  send(deliveries: readonly Delivery[]) {
+    for (const { subscribers, message } of deliveries) for (const s of subscribers) (s as FakeSubscriber).got.push(`${message.event}:${message.id}`);
   },
 };
 
