@@ -72,6 +72,30 @@ interface Encoded {
   readonly options: PreEncodedWrite;
 }
 
+/** One message, encoded once for each namespace that asks for it. */
+class NamespaceEncoder {
+  readonly #byNamespace = new Map<string, Encoded>();
+
+  constructor(private readonly message: DeliveredMessage) {}
+
+  encoded(nsp: string): Encoded {
+    let ready = this.#byNamespace.get(nsp);
+    if (!ready) {
+      const frame = encodeBroadcast(nsp, this.message.event, [this.message.message]);
+      ready = { frame, options: { wsPreEncodedFrame: [frame.frame] } };
+      this.#byNamespace.set(nsp, ready);
+    }
+    return ready;
+  }
+}
+
+/** Writes `events` to `socket`, in one write to its TCP socket when it may be written directly, else through Engine.IO. */
+function writeEvents(socket: Socket, events: readonly Encoded[]): void {
+  const tcp = directSocket(socket);
+  if (tcp) tcp.write(events.length === 1 ? events[0].frame.frame : Buffer.concat(events.map((e) => e.frame.frame)));
+  else for (const e of events) socket.conn.write(e.frame.packet, e.options as object);
+}
+
 /**
  * Sends events to many sockets, each encoded once per namespace however many sockets receive it
  * (docs/benchmarks.md, "Realtime"). Over WebSocket, the ready frames go straight to the TCP socket
@@ -82,41 +106,39 @@ interface Encoded {
  */
 export class SocketTransport implements SubscriberTransport {
   send(deliveries: readonly Delivery[]): void {
+    // One event, the usual case: each socket is written as it comes, with nothing to gather.
+    const single = deliveries.length === 1 ? deliveries[0] : undefined;
+    if (single && !holdsBinary(single.message.message)) {
+      const encoder = new NamespaceEncoder(single.message);
+      for (const s of single.subscribers) {
+        const socket = (s as SocketSubscriber).socket;
+        if (socket.connected) writeEvents(socket, [encoder.encoded(socket.nsp.name)]);
+      }
+      return;
+    }
     // What each socket gets of this run, in order; written at the end, or before a binary payload.
     const pending = new Map<Socket, Encoded[]>();
+    const writePending = () => {
+      for (const [socket, events] of pending) if (socket.connected) writeEvents(socket, events);
+      pending.clear();
+    };
     for (const { subscribers, message } of deliveries) {
       if (holdsBinary(message.message)) {
-        this.#write(pending);
-        pending.clear();
+        writePending();
         this.#broadcast(subscribers, message);
         continue;
       }
-      const encoded = new Map<string, Encoded>();
+      const encoder = new NamespaceEncoder(message);
       for (const s of subscribers) {
         const socket = (s as SocketSubscriber).socket;
         if (!socket.connected) continue;
-        const nsp = socket.nsp.name;
-        let ready = encoded.get(nsp);
-        if (!ready) {
-          const frame = encodeBroadcast(nsp, message.event, [message.message]);
-          ready = { frame, options: { wsPreEncodedFrame: [frame.frame] } };
-          encoded.set(nsp, ready);
-        }
+        const ready = encoder.encoded(socket.nsp.name);
         const queued = pending.get(socket);
         if (queued) queued.push(ready);
         else pending.set(socket, [ready]);
       }
     }
-    this.#write(pending);
-  }
-
-  #write(pending: ReadonlyMap<Socket, readonly Encoded[]>): void {
-    for (const [socket, events] of pending) {
-      if (!socket.connected) continue;
-      const tcp = directSocket(socket);
-      if (tcp) tcp.write(events.length === 1 ? events[0].frame.frame : Buffer.concat(events.map((e) => e.frame.frame)));
-      else for (const e of events) socket.conn.write(e.frame.packet, e.options as object);
-    }
+    writePending();
   }
 
   #broadcast(subscribers: readonly Subscriber[], message: DeliveredMessage): void {
