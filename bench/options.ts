@@ -60,7 +60,7 @@ export const USAGE = `npm run bench -- [options]
   --only http|jobs|data|mail|ui|subsystems   only the HTTP scenarios, jobs/webhooks throughput, export/search, mail, the admin UI
                              list in chromium, or what configured subsystems cost a write (default all)
   --realtime [--sockets 1000] [--steps 5,10,20,40,80,160] [--rate N] [--seconds 5] [--documents 100]
-             [--client-processes 4] [--all-steps] [--cpu-prof DIR]
+             [--client-processes 4] [--client lean|socketio] [--all-steps] [--cpu-prof DIR]
                              instead: the realtime scenario, clients in their own processes on the other core
                              (deliveries/s held with p99 < 50 ms, server CPU per delivery, memory per socket)
   --files [--mb 16] [--count 4] [--big-mb 1024] [--seconds 5] [--backend local|s3]

@@ -13,7 +13,7 @@ import { resolveFwEntry } from './fw-entry.js';
 import { createFwSite, startFw } from './fw-process.js';
 import { pinThisProcess, planPinning } from './pinning.js';
 import { RealtimeClients } from './realtime-clients.js';
-import { monotonicMs } from './realtime-protocol.js';
+import { monotonicMs, type RealtimeClientKind } from './realtime-protocol.js';
 import { P99_GOAL_MS, runStep, type StepContext, type StepResult, stepTable } from './realtime-steps.js';
 
 /** What the realtime scenario can be told. */
@@ -25,6 +25,8 @@ export interface RealtimeBenchOptions {
   readonly seconds: number;
   readonly documents: number;
   readonly clientProcesses: number;
+  /** The clients: the bench's light one, or socket.io-client (`--client`). */
+  readonly client: RealtimeClientKind;
   /** Run every step, not only up to the first that fails. */
   readonly allSteps: boolean;
   /** Where the server writes a CPU profile of the run (`node --cpu-prof`), when given. */
@@ -32,7 +34,7 @@ export interface RealtimeBenchOptions {
 }
 
 export const REALTIME_USAGE =
-  'npm run bench -- --realtime [--sockets 1000] [--steps 5,10,20,40,80,160] [--rate N] [--seconds 5] [--documents 100] [--client-processes 4] [--all-steps] [--cpu-prof DIR]';
+  'npm run bench -- --realtime [--sockets 1000] [--steps 5,10,20,40,80,160] [--rate N] [--seconds 5] [--documents 100] [--client-processes 4] [--client lean|socketio] [--all-steps] [--cpu-prof DIR]';
 
 const DEFAULT_STEPS = [5, 10, 20, 40, 80, 160];
 
@@ -47,6 +49,7 @@ export function parseRealtimeOptions(argv: string[]): RealtimeBenchOptions {
       seconds: { type: 'string' },
       documents: { type: 'string' },
       'client-processes': { type: 'string' },
+      client: { type: 'string' },
       'all-steps': { type: 'boolean' },
       'cpu-prof': { type: 'string' },
     },
@@ -56,6 +59,8 @@ export function parseRealtimeOptions(argv: string[]): RealtimeBenchOptions {
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag} takes a whole number above 0; got "${text}"`);
     return value;
   };
+  const client = values.client ?? 'lean';
+  if (client !== 'lean' && client !== 'socketio') throw new Error(`--client is lean or socketio; got "${client}"`);
   if (values.rate !== undefined && values.steps !== undefined) throw new Error('--rate and --steps do not go together: --rate is one step');
   const steps =
     values.steps !== undefined
@@ -70,6 +75,7 @@ export function parseRealtimeOptions(argv: string[]): RealtimeBenchOptions {
     seconds: num(values.seconds, values.rate !== undefined ? 20 : 5, 'seconds'),
     documents: num(values.documents, 100, 'documents'),
     clientProcesses: num(values['client-processes'], 4, 'client-processes'),
+    client,
     allSteps: values['all-steps'] === true,
     cpuProf: values['cpu-prof'],
   };
@@ -148,11 +154,11 @@ export async function runRealtimeBench(argv: string[]): Promise<number> {
 
     await sleep(1000);
     const before = rssBytes(server.pid);
-    await clients.connect(`${server.origin}/127.0.0.1`, server.auth, 'ToDo', names);
+    await clients.connect(options.client, `${server.origin}/127.0.0.1`, server.auth, 'ToDo', names);
     await sleep(3000);
     const after = rssBytes(server.pid);
     log(
-      `${options.sockets} idle sockets in ${clients.pids.length} processes: server RSS ${(before / 2 ** 20).toFixed(1)} -> ${(after / 2 ** 20).toFixed(1)} MB, ` +
+      `${options.sockets} idle sockets (${options.client === 'lean' ? "the bench's light client" : 'socket.io-client'}) in ${clients.pids.length} processes: server RSS ${(before / 2 ** 20).toFixed(1)} -> ${(after / 2 ** 20).toFixed(1)} MB, ` +
         `${((after - before) / options.sockets / 1024).toFixed(1)} KB per socket`,
     );
     await clients.subscribe();

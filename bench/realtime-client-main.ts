@@ -3,7 +3,41 @@
 // on request. A process apart from the server's, pinned to another core, so that decoding the
 // events costs the server nothing.
 import { io, type Socket } from 'socket.io-client';
-import { type FromRealtimeClient, monotonicMs, type Receipts, type ToRealtimeClient } from './realtime-protocol.js';
+import { LeanSocket } from './realtime-lean-socket.js';
+import { type FromRealtimeClient, monotonicMs, type RealtimeClientKind, type Receipts, type ToRealtimeClient } from './realtime-protocol.js';
+
+/** What the bench needs of a client socket, whichever kind it is. */
+interface BenchSocket {
+  readonly connected: Promise<void>;
+  onListUpdate(listener: (message: { name: string }) => void): void;
+  subscribe(doctype: string): Promise<unknown>;
+  disconnect(): void;
+}
+
+/** A socket.io-client socket, as browsers' clients run it. */
+function socketIoClient(url: string, auth: string): BenchSocket {
+  const socket: Socket = io(url, { transports: ['websocket'], extraHeaders: { authorization: auth }, reconnection: false, forceNew: true });
+  return {
+    connected: new Promise((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    }),
+    onListUpdate: (listener) => socket.on('list_update', listener),
+    subscribe: (doctype) => socket.timeout(60_000).emitWithAck('doctype_subscribe', doctype),
+    disconnect: () => socket.disconnect(),
+  };
+}
+
+/** The bench's light client (realtime-lean-socket.ts). */
+function leanClient(url: string, auth: string): BenchSocket {
+  const socket = new LeanSocket(url, auth);
+  return {
+    connected: socket.connected,
+    onListUpdate: (listener) => socket.onEvent((event, payload) => event === 'list_update' && listener(payload as { name: string })),
+    subscribe: (doctype) => socket.emitWithAck('doctype_subscribe', doctype),
+    disconnect: () => socket.disconnect(),
+  };
+}
 
 function send(message: FromRealtimeClient): void {
   process.send?.(message);
@@ -42,21 +76,21 @@ class ReceiptLog {
   }
 }
 
-const sockets: Socket[] = [];
+const sockets: BenchSocket[] = [];
 const log = new ReceiptLog();
 let doctype = '';
 let lastReceipt = 0;
 let unknownNames = 0;
 
 /** Connects `count` sockets, `batch` at a time, each counting its events per document. */
-async function connect(url: string, auth: string, count: number, names: readonly string[]): Promise<void> {
+async function connect(client: RealtimeClientKind, url: string, auth: string, count: number, names: readonly string[]): Promise<void> {
   const index = new Map(names.map((name, i) => [name, i]));
   const batch = 50;
   for (let i = 0; i < count; i += batch) {
     const group = Array.from({ length: Math.min(batch, count - i) }, () => {
-      const socket = io(url, { transports: ['websocket'], extraHeaders: { authorization: auth }, reconnection: false, forceNew: true });
+      const socket = client === 'lean' ? leanClient(url, auth) : socketIoClient(url, auth);
       const seen = new Uint32Array(names.length);
-      socket.on('list_update', (m: { name: string }) => {
+      socket.onListUpdate((m) => {
         const at = monotonicMs();
         lastReceipt = at;
         const doc = index.get(m.name);
@@ -68,15 +102,7 @@ async function connect(url: string, auth: string, count: number, names: readonly
       });
       return socket;
     });
-    await Promise.all(
-      group.map(
-        (s) =>
-          new Promise<void>((resolve, reject) => {
-            s.once('connect', () => resolve());
-            s.once('connect_error', reject);
-          }),
-      ),
-    );
+    await Promise.all(group.map((s) => s.connected));
     sockets.push(...group);
   }
 }
@@ -97,10 +123,10 @@ async function handle(message: ToRealtimeClient): Promise<void> {
   switch (message.type) {
     case 'connect':
       doctype = message.doctype;
-      await connect(message.url, message.auth, message.sockets, message.names);
+      await connect(message.client, message.url, message.auth, message.sockets, message.names);
       return send({ type: 'connected', sockets: sockets.length });
     case 'subscribe':
-      await Promise.all(sockets.map((s) => s.timeout(60_000).emitWithAck('doctype_subscribe', doctype)));
+      await Promise.all(sockets.map((s) => s.subscribe(doctype)));
       return send({ type: 'subscribed', sockets: sockets.length });
     case 'clock':
       return send({ type: 'clock', skewMs: monotonicMs() - message.sentAt });

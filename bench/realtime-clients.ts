@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pinned } from './pinning.js';
-import type { FromRealtimeClient, Receipts, ToRealtimeClient } from './realtime-protocol.js';
+import type { FromRealtimeClient, RealtimeClientKind, Receipts, ToRealtimeClient } from './realtime-protocol.js';
 
 const CLIENT_MAIN = fileURLToPath(new URL('./realtime-client-main.ts', import.meta.url));
 
@@ -91,8 +91,8 @@ export class RealtimeClients {
   }
 
   /** Connects every process's share of the sockets (one process after another, so the server admits them steadily). */
-  async connect(url: string, auth: string, doctype: string, names: readonly string[]): Promise<void> {
-    for (const [i, p] of this.processes.entries()) await p.ask('connected', { type: 'connect', url, auth, sockets: this.shares[i], doctype, names });
+  async connect(client: RealtimeClientKind, url: string, auth: string, doctype: string, names: readonly string[]): Promise<void> {
+    for (const [i, p] of this.processes.entries()) await p.ask('connected', { type: 'connect', client, url, auth, sockets: this.shares[i], doctype, names });
   }
 
   async subscribe(): Promise<void> {

@@ -10,6 +10,9 @@ export function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 
+/** Which client the bench's sockets are (docs/benchmarks.md, "Realtime"). */
+export type RealtimeClientKind = 'lean' | 'socketio';
+
 /** What the bench asks of a client process. */
 export type ToRealtimeClient =
   /** Connect `sockets` Socket.IO clients to `url` and subscribe each to `doctype`. */
@@ -18,6 +21,8 @@ export type ToRealtimeClient =
       readonly url: string;
       readonly auth: string;
       readonly sockets: number;
+      /** `lean`: the bench's own light client (realtime-lean-socket.ts); `socketio`: socket.io-client. */
+      readonly client: RealtimeClientKind;
       readonly doctype: string;
       /** The documents' names: a receipt is reported by its index here. */
       readonly names: readonly string[];

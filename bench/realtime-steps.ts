@@ -148,13 +148,13 @@ const int = (n: number) => Math.round(n).toLocaleString('en-US');
 /** The steps as a Markdown table: one row each. */
 export function stepTable(steps: readonly StepResult[], sockets: number): string {
   const rows = [
-    '| updates/s (achieved) | deliveries/s | p50 / p99 / max ms | lost | server CPU | server µs per delivery (user + system) | clients CPU | passed |',
-    '|---|---|---|---|---|---|---|---|',
+    '| updates/s (achieved) | deliveries/s | p50 / p99 / max ms | lost | server CPU | server µs per delivery (user + system) | clients CPU | clients µs per delivery | passed |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const s of steps) {
     const perDelivery = (ms: number) => (s.received > 0 ? (ms * 1000) / s.received : Number.NaN);
     rows.push(
-      `| ${s.rate} (${fmt(s.achievedRate)}) x ${sockets} | ${int(s.deliveriesPerSecond)} | ${fmt(s.p50)} / ${fmt(s.p99)} / ${fmt(s.max)} | ${int(s.lost)} of ${int(s.expected)}${s.unmatched ? `, ${s.unmatched} unmatched` : ''}${s.failed ? `, ${s.failed} updates failed` : ''} | ${fmt((s.serverCpuMs / s.windowMs) * 100, 0)}% | ${fmt(perDelivery(s.serverCpuMs))} (${fmt(perDelivery(s.serverCpu.user))} + ${fmt(perDelivery(s.serverCpu.system))}) | ${fmt((s.clientCpuMs / s.windowMs) * 100, 0)}% | ${s.passed ? 'yes' : 'no'} |`,
+      `| ${s.rate} (${fmt(s.achievedRate)}) x ${sockets} | ${int(s.deliveriesPerSecond)} | ${fmt(s.p50)} / ${fmt(s.p99)} / ${fmt(s.max)} | ${int(s.lost)} of ${int(s.expected)}${s.unmatched ? `, ${s.unmatched} unmatched` : ''}${s.failed ? `, ${s.failed} updates failed` : ''} | ${fmt((s.serverCpuMs / s.windowMs) * 100, 0)}% | ${fmt(perDelivery(s.serverCpuMs))} (${fmt(perDelivery(s.serverCpu.user))} + ${fmt(perDelivery(s.serverCpu.system))}) | ${fmt((s.clientCpuMs / s.windowMs) * 100, 0)}% | ${fmt(perDelivery(s.clientCpuMs))} | ${s.passed ? 'yes' : 'no'} |`,
     );
   }
   return rows.join('\n');

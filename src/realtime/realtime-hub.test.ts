@@ -1,8 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RealtimeHub, type ReadDecider } from './realtime-hub.js';
-import type { DeliveredMessage } from './realtime-message.js';
-import type { Subscriber, SubscriberTransport } from './subscriber.js';
+import type { Delivery, Subscriber, SubscriberTransport } from './subscriber.js';
 
 /** A subscriber that records what it got; `waiting` is its backlog. */
 class FakeSubscriber implements Subscriber {
@@ -28,8 +27,8 @@ class FakeSubscriber implements Subscriber {
 }
 
 const transport: SubscriberTransport = {
-  send(subscribers: readonly Subscriber[], message: DeliveredMessage) {
-    for (const s of subscribers) (s as FakeSubscriber).got.push(`${message.event}:${message.id}`);
+  send(deliveries: readonly Delivery[]) {
+    for (const { subscribers, message } of deliveries) for (const s of subscribers) (s as FakeSubscriber).got.push(`${message.event}:${message.id}`);
   },
 };
 
@@ -93,6 +92,43 @@ describe('RealtimeHub', () => {
     assert.deepEqual([a.closed, b.closed, c.closed], ['session ended', undefined, undefined]);
     await hub.receive({ id: 'b2', items: [{ kind: 'revoke', user: 'sam', exceptSid: 's2' }] });
     assert.deepEqual([b.closed, c.closed], [undefined, 'session ended']);
+  });
+
+  test('batches that arrive while one is being judged go to the transport together, in order, a revocation in its place', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: ReadDecider = {
+      async allowedUsers(_readable, users) {
+        await gate;
+        return users;
+      },
+    };
+    const runs: string[][] = [];
+    const recording: SubscriberTransport = {
+      send(deliveries) {
+        runs.push(deliveries.map((d) => `${d.message.id}:${d.subscribers.map((s) => s.id).join('+')}`));
+      },
+    };
+    const hub = new RealtimeHub(slow, limits, log);
+    const a = new FakeSubscriber('a', 'sam', recording, 's1');
+    const b = new FakeSubscriber('b', 'sam', recording, 's2');
+    for (const s of [a, b]) hub.add(s, ['all']);
+    const readableBy = { doctype: 'ToDo', name: 'x' };
+    const first = hub.receive({ id: 'b1', items: [{ kind: 'event', event: 'e', message: 1, room: 'all', readableBy }] });
+    await new Promise((resolve) => setImmediate(resolve));
+    hub.receive({ id: 'b2', items: [{ kind: 'event', event: 'e', message: 2, room: 'all' }] });
+    hub.receive({
+      id: 'b3',
+      items: [
+        { kind: 'event', event: 'e', message: 3, room: 'all' },
+        { kind: 'revoke', sid: 's1' },
+      ],
+    });
+    const last = hub.receive({ id: 'b4', items: [{ kind: 'event', event: 'e', message: 4, room: 'all' }] });
+    release();
+    await Promise.all([first, last]);
+    assert.deepEqual(runs, [['b1.0:a+b'], ['b2.0:a+b', 'b3.0:a+b'], ['b4.0:a+b']]);
+    assert.equal(a.closed, 'session ended');
   });
 
   test('recent events are kept for resuming, within the window', async () => {

@@ -1,7 +1,7 @@
 import { quotaKey } from './socketio/client-address.js';
 import { EventRing } from './event-ring.js';
 import type { AccessChange, BusBatch, DeliveredMessage, ReadableBy, Revocation } from './realtime-message.js';
-import type { Subscriber } from './subscriber.js';
+import type { Delivery, Subscriber, SubscriberTransport } from './subscriber.js';
 
 /** Decides which of `users` may read a document; `cache` lives for one batch, so each user/document pair is judged once. */
 export interface ReadDecider {
@@ -42,6 +42,9 @@ export class RealtimeHub {
   readonly #ownRooms = new WeakMap<Subscriber, number>();
   readonly recent: EventRing;
   #queue: Promise<void> = Promise.resolve();
+  /** Batches received while earlier ones were being judged: delivered together, in order, by one drain. */
+  #waiting: BusBatch[] = [];
+  #drain: Promise<void> = Promise.resolve();
   #accessListener: AccessListener | undefined;
 
   constructor(
@@ -131,14 +134,18 @@ export class RealtimeHub {
     if (members?.size === 0) this.#rooms.delete(room);
   }
 
-  /** Takes a batch from the bus; batches are delivered one after another, in the order received. */
+  /**
+   * Takes a batch from the bus; batches are delivered one after another, in the order received.
+   * Those that arrive while earlier ones are being judged wait and go out together, so a client
+   * gets what they hold for it in one write (docs/benchmarks.md, "Realtime").
+   */
   receive(batch: BusBatch): Promise<void> {
-    this.#queue = this.#queue
-      .then(() => this.#deliverBatch(batch))
-      .catch((err: unknown) => {
-        this.log.warn({ err, batch: batch.id }, 'realtime batch could not be delivered');
-      });
-    return this.#queue;
+    this.#waiting.push(batch);
+    if (this.#waiting.length === 1) {
+      this.#drain = this.#queue.then(() => this.#deliverWaiting()).catch((err: unknown) => this.log.warn({ err }, 'realtime events could not be delivered'));
+      this.#queue = this.#drain;
+    }
+    return this.#drain;
   }
 
   /** Runs `work` between two batches (a stream joining and catching up), so no batch is half-seen. */
@@ -157,7 +164,34 @@ export class RealtimeHub {
     this.#sendTo([...this.all()], message);
   }
 
-  async #deliverBatch(batch: BusBatch): Promise<void> {
+  /** Judges every waiting batch in turn, then sends what they hold in their order; revocations close clients in their place. */
+  async #deliverWaiting(): Promise<void> {
+    const batches = this.#waiting;
+    this.#waiting = [];
+    const run: (Delivery | Revocation)[] = [];
+    for (const batch of batches) {
+      try {
+        run.push(...(await this.#judgeBatch(batch)));
+      } catch (err) {
+        this.log.warn({ err, batch: batch.id }, 'realtime batch could not be delivered');
+      }
+    }
+    let deliveries: Delivery[] = [];
+    for (const step of run) {
+      if ('kind' in step) {
+        this.#sendAll(deliveries);
+        deliveries = [];
+        this.#revoke(step);
+      } else {
+        this.recent.push(step.message);
+        deliveries.push(step);
+      }
+    }
+    this.#sendAll(deliveries);
+  }
+
+  /** The deliveries and revocations of one batch, in its order; rights changed in it are forgotten first. */
+  async #judgeBatch(batch: BusBatch): Promise<(Delivery | Revocation)[]> {
     const cache = new Map<string, unknown>();
     // Rights that changed are committed already: forgotten before any event of the batch is judged.
     for (const item of batch.items) if (item.kind === 'access') this.#accessChanged(item);
@@ -165,12 +199,12 @@ export class RealtimeHub {
       item.kind === 'event' ? { ...item, id: `${batch.id}.${i}` } : item,
     );
     const audiences = await Promise.all(messages.map((m) => (m.kind === 'event' ? this.audience(m, [...this.members(m.room)], cache) : undefined)));
+    const run: (Delivery | Revocation)[] = [];
     messages.forEach((m, i) => {
-      if (m.kind === 'revoke') return this.#revoke(m);
-      if (m.kind === 'access') return;
-      this.recent.push(m);
-      this.#sendTo(audiences[i] ?? [], m);
+      if (m.kind === 'revoke') run.push(m);
+      else if (m.kind === 'event') run.push({ subscribers: audiences[i] ?? [], message: m });
     });
+    return run;
   }
 
   /** Those of `candidates` that may receive `message`: all, unless it names a document they may not read. */
@@ -187,19 +221,31 @@ export class RealtimeHub {
   }
 
   #sendTo(subscribers: readonly Subscriber[], message: DeliveredMessage): void {
-    if (subscribers.length === 0) return;
-    const byTransport = new Map<Subscriber['transport'], Subscriber[]>();
-    for (const s of subscribers) {
-      if (s.backlog() > this.limits.maxBuffered) {
-        this.log.warn({ subscriber: s.id, user: s.user }, 'realtime client too slow: dropped');
-        s.close('too slow');
-        continue;
+    this.#sendAll([{ subscribers, message }]);
+  }
+
+  /** Sends each delivery to its subscribers, dropping those too slow to take more; each transport gets the run at once. */
+  #sendAll(deliveries: readonly Delivery[]): void {
+    const byTransport = new Map<SubscriberTransport, Delivery[]>();
+    for (const { subscribers, message } of deliveries) {
+      const perTransport = new Map<SubscriberTransport, Subscriber[]>();
+      for (const s of subscribers) {
+        if (s.backlog() > this.limits.maxBuffered) {
+          this.log.warn({ subscriber: s.id, user: s.user }, 'realtime client too slow: dropped');
+          s.close('too slow');
+          continue;
+        }
+        const list = perTransport.get(s.transport);
+        if (list) list.push(s);
+        else perTransport.set(s.transport, [s]);
       }
-      const list = byTransport.get(s.transport);
-      if (list) list.push(s);
-      else byTransport.set(s.transport, [s]);
+      for (const [transport, list] of perTransport) {
+        const run = byTransport.get(transport);
+        if (run) run.push({ subscribers: list, message });
+        else byTransport.set(transport, [{ subscribers: list, message }]);
+      }
     }
-    for (const [transport, list] of byTransport) transport.send(list, message);
+    for (const [transport, run] of byTransport) transport.send(run);
   }
 
   #revoke(r: Revocation): void {

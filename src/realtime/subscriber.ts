@@ -24,7 +24,17 @@ export interface Subscriber {
   close(reason: string): void;
 }
 
-/** How messages reach subscribers of one kind, several at once where the kind allows. */
+/** One message and the subscribers (of one transport) that receive it. */
+export interface Delivery {
+  readonly subscribers: readonly Subscriber[];
+  readonly message: DeliveredMessage;
+}
+
+/**
+ * How messages reach subscribers of one kind, several at once where the kind allows. `send` takes
+ * every delivery of a run of events in their order, so a transport may write what one client gets
+ * of them at once (docs/benchmarks.md, "Realtime"); each client must receive its messages in order.
+ */
 export interface SubscriberTransport {
-  send(subscribers: readonly Subscriber[], message: DeliveredMessage): void;
+  send(deliveries: readonly Delivery[]): void;
 }

@@ -14,6 +14,7 @@ describe('realtime bench options', () => {
     assert.equal(options.sockets, 1000);
     assert.equal(options.clientProcesses, 4);
     assert.equal(options.allSteps, false);
+    assert.equal(options.client, 'lean');
   });
 
   test('--rate alone is one step of 20 s, as the scenario always ran', () => {
@@ -23,45 +24,65 @@ describe('realtime bench options', () => {
     assert.equal(options.sockets, 200);
   });
 
-  test('--steps, --seconds, --client-processes and --all-steps are read; bad values are refused', () => {
-    const options = parseRealtimeOptions(['--realtime', '--steps', '10, 20', '--seconds', '3', '--client-processes', '2', '--all-steps']);
+  test('--steps, --seconds, --client-processes, --client and --all-steps are read; bad values are refused', () => {
+    const options = parseRealtimeOptions([
+      '--realtime',
+      '--steps',
+      '10, 20',
+      '--seconds',
+      '3',
+      '--client-processes',
+      '2',
+      '--client',
+      'socketio',
+      '--all-steps',
+    ]);
     assert.deepEqual(options.steps, [10, 20]);
     assert.equal(options.seconds, 3);
     assert.equal(options.clientProcesses, 2);
     assert.equal(options.allSteps, true);
+    assert.equal(options.client, 'socketio');
     assert.throws(() => parseRealtimeOptions(['--steps', '10,x']), /--steps/);
+    assert.throws(() => parseRealtimeOptions(['--client', 'browser']), /--client/);
     assert.throws(() => parseRealtimeOptions(['--rate', '10', '--steps', '20']), /do not go together/);
   });
 });
 
-// Keeps the scenario from rotting: a tiny run must connect its clients in their processes, deliver
-// every event and print its table. Figures are not asserted.
-test('a tiny realtime run delivers every event and prints its steps', { timeout: 240_000 }, async () => {
-  const args = [
-    '--import',
-    'tsx',
-    'bench/run.ts',
-    '--realtime',
-    '--sockets',
-    '20',
-    '--client-processes',
-    '2',
-    '--steps',
-    '5',
-    '--seconds',
-    '1',
-    '--documents',
-    '5',
-  ];
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (text += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (exit) => resolve({ code: exit, output: text }));
+// Keeps the scenario from rotting: a tiny run, with each kind of client, must connect its clients
+// in their processes, deliver every event and print its table. Figures are not asserted.
+for (const [client, named] of [
+  ['lean', "the bench's light client"],
+  ['socketio', 'socket.io-client'],
+] as const) {
+  test(`a tiny realtime run with ${named} delivers every event and prints its steps`, { timeout: 240_000 }, async () => {
+    const args = [
+      '--import',
+      'tsx',
+      'bench/run.ts',
+      '--realtime',
+      '--sockets',
+      '20',
+      '--client-processes',
+      '2',
+      '--client',
+      client,
+      '--steps',
+      '5',
+      '--seconds',
+      '1',
+      '--documents',
+      '5',
+    ];
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (text += d.toString()));
+      child.once('error', reject);
+      child.once('exit', (exit) => resolve({ code: exit, output: text }));
+    });
+    assert.equal(code, 0, output.slice(-4000));
+    assert.ok(output.includes(`20 idle sockets (${named}) in 2 processes`), output.slice(-4000));
+    assert.match(output, /\| 5 \(\d+(\.\d)?\) x 20 \| [\d,]+ \|.*\| 0 of 100 \|/);
   });
-  assert.equal(code, 0, output.slice(-4000));
-  assert.match(output, /20 idle sockets in 2 processes/);
-  assert.match(output, /\| 5 \(\d+(\.\d)?\) x 20 \| [\d,]+ \|.*\| 0 of 100 \|/);
-});
+}

@@ -85,6 +85,23 @@ for (const dialect of testDialects()) {
       assert.equal(await s.next('msgprint'), 'by cookie');
     });
 
+    test('events published together and in quick turns reach each client once and in order, over WebSocket and long-polling', async () => {
+      const ws = await connect(as(bob));
+      const polling = await connect({ ...as(bob), transports: ['polling'] });
+      for (let turn = 0; turn < 4; turn++) {
+        for (let i = 0; i < 5; i++) t.site.realtime.publish('seq', turn * 5 + i, { user: bob.name });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const expected = Array.from({ length: 20 }, (_, i) => i);
+      for (const s of [ws, polling]) {
+        await s.next('seq', (n) => n === 19);
+        assert.deepEqual(
+          s.received.filter((r) => r.event === 'seq').map((r) => r.args[0]),
+          expected,
+        );
+      }
+    });
+
     test('Guest connects with the website room only', async () => {
       const guest = await connect({});
       t.site.realtime.publish('notice', { to: 'all' });

@@ -115,6 +115,6 @@ async function replay(hub: RealtimeHub, subscriber: StreamSubscriber, lastEventI
   for (const message of missed) {
     if (!subscriber.rooms.has(message.room)) continue;
     const audience = await hub.audience(message, [subscriber], cache);
-    if (audience.length > 0) subscriber.transport.send(audience, message);
+    if (audience.length > 0) subscriber.transport.send([{ subscribers: audience, message }]);
   }
 }

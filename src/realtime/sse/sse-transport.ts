@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { DeliveredMessage } from '../realtime-message.js';
-import type { Subscriber, SubscriberTransport } from '../subscriber.js';
+import type { Delivery, Subscriber, SubscriberTransport } from '../subscriber.js';
 
 /** Bytes a stream may have waiting, per message the limit allows (an event is ~100-300 bytes). */
 const BYTES_PER_MESSAGE = 512;
@@ -45,8 +44,10 @@ export class StreamSubscriber implements Subscriber {
 
 /** Writes each event once formatted to every stream that should get it. */
 export class StreamTransport implements SubscriberTransport {
-  send(subscribers: readonly Subscriber[], message: DeliveredMessage): void {
-    const text = formatEvent(message.event, message.message, message.id || undefined);
-    for (const s of subscribers) (s as StreamSubscriber).write(text);
+  send(deliveries: readonly Delivery[]): void {
+    for (const { subscribers, message } of deliveries) {
+      const text = formatEvent(message.event, message.message, message.id || undefined);
+      for (const s of subscribers) (s as StreamSubscriber).write(text);
+    }
   }
 }
