@@ -13,6 +13,7 @@ import { addMissingAuthColumns, authTableStatements } from '../auth/auth-tables.
 import { jobTableStatements } from '../jobs/job-table.js';
 import { scheduleTableStatements } from '../jobs/schedule-table.js';
 import { outboxTableStatements } from '../webhooks/outbox-table.js';
+import { actionOutboxTableStatement } from '../workflows/action-outbox-table.js';
 import { userSettingsTableStatements } from '../user-settings/user-settings-store.js';
 import { challengeTableStatements } from '../twofactor/login-challenges.js';
 import { setUserPassword } from '../auth/passwords.js';
@@ -55,6 +56,7 @@ export async function installCore(
     ...jobTableStatements(dialect),
     ...scheduleTableStatements(dialect),
     ...outboxTableStatements(dialect),
+    actionOutboxTableStatement(dialect),
     ...userSettingsTableStatements(dialect),
     ...challengeTableStatements(dialect),
   ];

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { loadApps } from '../apps/load-apps.js';
 import { registerApps } from '../apps/register-apps.js';
 import { Identity } from '../auth/identity.js';
-import { loadPrincipal } from '../auth/principal.js';
+import { ADMINISTRATOR_USER, loadPrincipal } from '../auth/principal.js';
 import { PrincipalCache } from '../auth/principal-cache.js';
 import { adminPasswordWeakness } from '../auth/password-policy.js';
 import { SessionStore } from '../auth/sessions.js';
@@ -146,6 +146,14 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
           })
           .then(() => undefined),
       link: (doctype, name) => `${baseUrl}/app/${doctype.toLowerCase().replace(/ /g, '-')}/${encodeURIComponent(name)}`,
+      db,
+      jobs,
+      asAdministrator: async (work) => {
+        const principal = await db.read((q) => loadPrincipal(q, db.dialect, ADMINISTRATOR_USER));
+        if (!principal) throw new Error('the Administrator is missing: Workflow Actions wait in their outbox');
+        return opened.write(principal, work);
+      },
+      report: (err) => site?.logger.error({ err }, 'workflow actions: a batch failed; its entries wait for the next batch or sweep'),
     });
     registerReports({ hooks, methods, documents });
     // Before the apps, which get `api.mail`; the time zone is read once the site exists.

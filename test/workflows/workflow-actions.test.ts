@@ -2,6 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { siteJobUnits } from '../../src/site/site-jobs.js';
+import { WORKFLOW_ACTION_OUTBOX } from '../../src/workflows/action-outbox-table.js';
+import type { WorkflowActionEntry } from '../../src/workflows/workflow-actions.js';
 import { testDialects } from '../helpers/dialects.js';
 import { assertError, createDocType, dataOf, resourceUrl, storedCount, type Json } from '../helpers/document-api.js';
 import { addSinkAccount } from '../helpers/mail-account.js';
@@ -15,7 +17,8 @@ import { startTestSite, type TestSite } from '../helpers/test-site.js';
  * action for the roles that may move it on (conditions respected) and completes the previous one;
  * users with those roles see it, others do not; with Send Email Alert each user who may act is
  * mailed after the commit, never a user who may not read the document or the owner where self
- * approval is forbidden; a refused step changes no action and sends nothing.
+ * approval is forbidden; a refused step changes no action and sends nothing. Actions are written
+ * by a batch a moment after the write's commit: the tests wait for it (`settled`) before reading.
  */
 
 const EXPENSE = 'Action Expense';
@@ -33,7 +36,10 @@ for (const dialect of testDialects()) {
 
     const apply = (user: ActingUser, name: string, action: string) =>
       callMethod(t, 'POST', APPLY, { doc: JSON.stringify({ doctype: EXPENSE, name }), action }, user.auth);
+    /** Waits for the batch that turns the committed writes into Workflow Actions (a job source of the queue). */
+    const settled = () => t.site.jobs.flushSources();
     const actionsOf = async (name: string): Promise<Json[]> => {
+      await settled();
       const res = await t.request({
         method: 'GET',
         url: `${resourceUrl('Workflow Action')}?fields=${encodeURIComponent('["name","status","workflow_state","completed_by","completed_by_role"]')}&filters=${encodeURIComponent(JSON.stringify({ reference_doctype: EXPENSE, reference_name: name }))}&order_by=creation%20asc&limit_page_length=0`,
@@ -44,6 +50,7 @@ for (const dialect of testDialects()) {
     const rolesOf = async (action: string) =>
       (dataOf(await t.request({ method: 'GET', url: resourceUrl('Workflow Action', action) })).permitted_roles as Json[]).map((r) => r.role).sort();
     const listedBy = async (user: ActingUser, name: string) => {
+      await settled();
       const res = await actAs(t, user, {
         method: 'GET',
         url: `${resourceUrl('Workflow Action')}?filters=${encodeURIComponent(JSON.stringify({ reference_name: name, status: 'Open' }))}`,
@@ -184,6 +191,37 @@ for (const dialect of testDialects()) {
       assertError(await apply(outsider, doc.name, 'Approve'), 403, 'PermissionError');
       assert.deepEqual(await actionsOf(doc.name), actions);
       assert.equal(await storedCount(t, 'Email Queue'), queued);
+    });
+
+    test('the entry of a write whose batch never ran (its process killed after the commit) becomes actions at the next sweep', async () => {
+      const doc = dataOf(await actAs(t, clerk, { method: 'POST', url: resourceUrl(EXPENSE), body: { title: 'Orphan', amount: 7 } }));
+      await settled();
+      // What a process killed between its commit and its batch leaves behind: the committed outbox row.
+      const entry: WorkflowActionEntry = {
+        kind: 'enter',
+        doctype: EXPENSE,
+        name: doc.name,
+        state: 'Pending',
+        user: clerk.name,
+        roles: ['Expense Clerk', 'Expense Approver'],
+        completes: true,
+        open: ['Expense Approver'],
+      };
+      const { db } = t.site;
+      await db.transaction((q) =>
+        q.run(
+          db.dialect.builder
+            .insertInto(WORKFLOW_ACTION_OUTBOX)
+            .values({ name: '0', entry: JSON.stringify(entry) })
+            .compile(),
+        ),
+      );
+      await t.site.jobs.sweepSources();
+      const [done, pending, ...rest] = await actionsOf(doc.name);
+      assert.deepEqual(rest, []);
+      assert.deepEqual([done.status, done.completed_by, done.completed_by_role], ['Completed', clerk.name, 'Expense Clerk']);
+      assert.deepEqual([pending.status, pending.workflow_state], ['Open', 'Pending']);
+      assert.deepEqual(await rolesOf(pending.name), ['Expense Approver']);
     });
 
     test('deleting a document deletes its actions', async () => {
