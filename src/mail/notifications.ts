@@ -7,18 +7,34 @@ import type { Doc } from '../meta/doctype.js';
 import type { Meta } from '../meta/meta.js';
 import type { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import type { DocMethodRegistry } from '../rpc/doc-methods.js';
-import type { Row } from '../storage/database.js';
+import { AfterCommitOutbox } from '../jobs/after-commit-outbox.js';
+import type { Queryable, Row } from '../storage/database.js';
 import { ConditionError, parseCondition, type Condition } from '../webhooks/condition.js';
 import { MAIL_DOCTYPE_NAMES, NOTIFICATION, NOTIFICATION_LOG, NOTIFICATION_RECIPIENT } from './doctypes/index.js';
 import { isEmailAddress, parseAddressList } from './mail-addresses.js';
 import { checkMailTemplate, MailTemplateError, renderMailTemplate } from './mail-template.js';
 import { queueMail, type QueueDeps } from './queue-mail.js';
 import { hasOutgoingMail } from './smtp-settings.js';
+import { NOTIFY_OUTBOX } from './notify-outbox-table.js';
 
 /** What notifications need. */
 export interface NotificationDeps extends QueueDeps {
   readonly realtime: RealtimePublisher;
+  /** Where a failed batch of the notify outbox is reported (its entries wait for the next batch or sweep). */
+  readonly report?: (err: unknown) => void;
 }
+
+/** A matched Email notification waiting in the outbox for its notify job. */
+interface NotifyEntry {
+  readonly notification: string;
+  readonly doctype: string;
+  readonly doc: Doc;
+  /** Who wrote the document: the job runs as them. */
+  readonly user: string;
+}
+
+/** How long the notify outbox collects commits before a batch writes their jobs. */
+const NOTIFY_BATCH_MS = 100;
 
 export type NotificationEvent = 'New' | 'Save' | 'Submit' | 'Cancel' | 'Value Change' | 'Days Before' | 'Days After' | 'Method';
 
@@ -158,6 +174,29 @@ export function registerNotifications(hooks: HookRegistry, docMethods: DocMethod
 
   const cache = new NotificationCache();
   registerNotifyJob(deps, cache);
+  const { jobs } = deps;
+  const outbox = new AfterCommitOutbox<NotifyEntry, { q: Queryable }>({
+    db: jobs.db,
+    table: NOTIFY_OUTBOX,
+    transaction: (work) => jobs.db.transaction((q) => work({ q })),
+    apply: (scope, entries) =>
+      jobs.enqueueBatch(
+        entries.map((e) => ({ handler: NOTIFY_JOB, args: { notification: e.notification, doctype: e.doctype, doc: e.doc }, options: { user: e.user } })),
+        scope,
+      ),
+    applied: () => jobs.wake(),
+    report: deps.report ?? (() => {}),
+    batchMs: NOTIFY_BATCH_MS,
+    inOrder: false,
+  });
+  jobs.addSource(outbox);
+  // A matched notification fires: a System Notification in the write's own transaction (its log is
+  // part of the change); an Email one only writes an outbox row there, with the document as it was,
+  // which a batch right after the commit turns into a notify job (one unindexed row in the write
+  // instead of a job and its indexes). Finding the recipients, checking that each may read the
+  // document, rendering and composing the mail happen in the job (docs/benchmarks.md "Mail").
+  const dispatch = (ctx: DocContext, doctype: string, doc: Doc, n: LoadedNotification) =>
+    n.channel === 'Email' ? outbox.write(ctx, { notification: n.name, doctype, doc, user: ctx.principal.user }) : fire(deps, ctx, doctype, doc, n);
   for (const docEvent of Object.keys(EVENT_OF) as (keyof typeof EVENT_OF)[]) {
     hooks.on('*', docEvent as 'after_insert', async ({ doc, before, ctx }, next, doctype) => {
       await next();
@@ -166,7 +205,7 @@ export function registerNotifications(hooks: HookRegistry, docMethods: DocMethod
         if (!EVENT_OF[docEvent]!.includes(n.event)) continue;
         if (n.event === 'Value Change' && (before === undefined || String(before[n.valueChanged] ?? '') === String(doc[n.valueChanged] ?? ''))) continue;
         if (n.condition && !n.condition.matches(doc)) continue;
-        await dispatch(deps, ctx, doctype, doc, n);
+        await dispatch(ctx, doctype, doc, n);
       }
     });
   }
@@ -176,25 +215,13 @@ export function registerNotifications(hooks: HookRegistry, docMethods: DocMethod
     for (const n of await cache.for(ctx, doctype)) {
       if (n.event !== 'Method' || n.method !== method) continue;
       if (n.condition && !n.condition.matches(doc)) continue;
-      await dispatch(deps, ctx, doctype, doc, n);
+      await dispatch(ctx, doctype, doc, n);
     }
   });
 }
 
 /** The job that turns a matched Email notification into queued mail (docs/mail.md "Notifications"). */
 export const NOTIFY_JOB = 'fw.mail.notify';
-
-/**
- * Fires a matched notification from a document event. A System Notification is written in the
- * write's own transaction (its log is part of the change). An Email one only writes a job in that
- * transaction, with the document as it was: finding the recipients, checking that each may read
- * the document, rendering and composing the mail happen in the job after the commit, so a write
- * pays for one row, not for the mail (docs/benchmarks.md "Mail").
- */
-async function dispatch(deps: NotificationDeps, ctx: DocContext, doctype: string, doc: Doc, n: LoadedNotification): Promise<void> {
-  if (n.channel !== 'Email') return fire(deps, ctx, doctype, doc, n);
-  await deps.jobs.enqueue(NOTIFY_JOB, { notification: n.name, doctype, doc }, { unit: ctx });
-}
 
 /** The notify job: the notification as enabled now (one disabled or deleted since sends nothing). */
 function registerNotifyJob(deps: NotificationDeps, cache: NotificationCache): void {

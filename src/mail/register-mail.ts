@@ -30,6 +30,8 @@ export interface MailParts extends SenderDeps {
   readonly baseUrl: string;
   /** Live events: the `notification` event to a user. */
   readonly realtime: RealtimePublisher;
+  /** Where a failed batch of the notify outbox is reported (the site's logger). */
+  readonly report?: (err: unknown) => void;
 }
 
 /** The mail service other subsystems and apps use: queue a mail in a unit of work. */

@@ -14,6 +14,7 @@ import { jobTableStatements } from '../jobs/job-table.js';
 import { scheduleTableStatements } from '../jobs/schedule-table.js';
 import { outboxTableStatements } from '../webhooks/outbox-table.js';
 import { actionOutboxTableStatement } from '../workflows/action-outbox-table.js';
+import { notifyOutboxTableStatement } from '../mail/notify-outbox-table.js';
 import { userSettingsTableStatements } from '../user-settings/user-settings-store.js';
 import { challengeTableStatements } from '../twofactor/login-challenges.js';
 import { setUserPassword } from '../auth/passwords.js';
@@ -57,6 +58,7 @@ export async function installCore(
     ...scheduleTableStatements(dialect),
     ...outboxTableStatements(dialect),
     actionOutboxTableStatement(dialect),
+    notifyOutboxTableStatement(dialect),
     ...userSettingsTableStatements(dialect),
     ...challengeTableStatements(dialect),
   ];

@@ -171,6 +171,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       files,
       realtime,
       baseUrl,
+      report: (err) => site?.logger.error({ err }, 'notifications: an outbox batch failed; its entries wait for the next batch or sweep'),
     });
     // Every login passes its gate (docs/identity.md "Completing a login"); codes go out through mail.
     twoFactor = registerTwoFactor({

@@ -129,7 +129,7 @@ for (const dialect of testDialects()) {
       );
     });
 
-    test('an Email notification is composed by a job after the commit: a rolled-back write leaves none, a Notification disabled before the job sends nothing', async () => {
+    test('an Email notification is composed by a job written after the commit: a rolled-back write leaves none, a Notification disabled before the job sends nothing', async () => {
       const res = await t.request({
         method: 'POST',
         url: '/api/resource/Notification',
@@ -146,8 +146,10 @@ for (const dialect of testDialects()) {
       });
       assert.equal(res.statusCode, 200, res.body);
       await worker.runDue();
-      const jobsFor = async () =>
-        t.site.db.read((q) =>
+      // The write leaves an outbox row; a batch right after its commit writes the job (flushSources waits for it).
+      const jobsFor = async () => {
+        await t.site.jobs.flushSources();
+        return t.site.db.read((q) =>
           q.all<{ n: number }>(
             t.site.db.dialect.builder
               .selectFrom(JOB_TABLE)
@@ -157,6 +159,7 @@ for (const dialect of testDialects()) {
               .compile(),
           ),
         );
+      };
       const refused = await t.request({ method: 'POST', url: '/api/resource/Secret Note', body: { title: 'refuse late', priority: 'Deferred' } });
       assert.equal(refused.statusCode, 417, refused.body);
       assert.equal(Number((await jobsFor())[0]!.n), 0, 'a rolled-back write leaves no notify job');
