@@ -32,7 +32,7 @@ export interface WorkflowParts {
 }
 
 /** How long the Workflow Action outbox collects commits before a batch: short, since a user may list actions right after a save. */
-const ACTION_BATCH_MS = 20;
+const ACTION_BATCH_MS = 50;
 
 /**
  * Wires workflows into a site as openSite opens it (docs/workflows.md): the Workflow controller, the
