@@ -6,6 +6,7 @@ import { siteJobUnits } from '../../src/site/site-jobs.js';
 import { DATE_NOTIFICATIONS_JOB } from '../../src/mail/notification-dates.js';
 import { NOTIFY_JOB } from '../../src/mail/notifications.js';
 import { JOB_TABLE } from '../../src/jobs/job-table.js';
+import { NOTIFY_OUTBOX } from '../../src/mail/notify-outbox-table.js';
 import { testDialects } from '../helpers/dialects.js';
 import { signUp, type SignedInUser } from '../helpers/file-api.js';
 import { connectSocket, listenOnce } from '../helpers/realtime-client.js';
@@ -179,6 +180,29 @@ for (const dialect of testDialects()) {
         ['Deferred first'],
         'disabled before its job ran: nothing more is sent',
       );
+    });
+
+    test('a match whose batch never ran (its process killed after the commit) becomes a notify job at the next sweep, run as its writer', async () => {
+      const { db } = t.site;
+      const queuedAs = () =>
+        db.read((q) =>
+          q.all<{ run_as: string }>(
+            db.dialect.builder.selectFrom(JOB_TABLE).select('run_as').where('handler', '=', NOTIFY_JOB).where('args', 'like', '%Orphaned notes%').compile(),
+          ),
+        );
+      // What a process killed between its commit and its batch leaves behind: the committed outbox row.
+      const entry = { notification: 'Orphaned notes', doctype: 'Secret Note', doc: { name: 'orphan' }, user: 'Administrator' };
+      await db.transaction((q) =>
+        q.run(
+          db.dialect.builder
+            .insertInto(NOTIFY_OUTBOX)
+            .values({ name: '0', entry: JSON.stringify(entry) })
+            .compile(),
+        ),
+      );
+      assert.deepEqual(await queuedAs(), []);
+      await t.site.jobs.sweepSources();
+      assert.deepEqual(await queuedAs(), [{ run_as: 'Administrator' }]);
     });
 
     test('System Notification on Value Change: a Notification Log for each reader, read and marked through the methods', async () => {
