@@ -1,5 +1,6 @@
 import type { LoadGenerator } from './load-generator.js';
 import type { RequestSpec, SliceResult } from './load-protocol.js';
+import { waitUntilIdle } from './process-cpu.js';
 import { peakRssBytes, resetPeakRss } from './process-memory.js';
 import type { ScenarioResult, SideResult, StreamResult } from './report-types.js';
 import { LIST_PATH, STREAM_PATH, type Scenario } from './scenarios.js';
@@ -89,8 +90,10 @@ function side(slices: SliceResult[], warmups: SliceResult[], peak: number | unde
  * (fw slice / the baseline slice right after it). After every slice the same requests are sent
  * again, once per connection, and awaited: a server answers them only after the requests it had
  * already accepted, so its backlog (queued writes above all, which would also hold the SQLite write
- * lock) never spills into the other server's slice. Those answers double as a check that the
- * scenario works.
+ * lock) never spills into the other server's slice; after a write scenario's slice the harness
+ * also waits until the server's CPU is idle, for the work it does after answering (on PostgreSQL
+ * each write's realtime message).
+ * Those answers double as a check that the scenario works.
  */
 export async function measureScenario(
   load: LoadGenerator,
@@ -120,6 +123,8 @@ export async function measureScenario(
     const checks = Array.from({ length: settings.connections }, () => check(target, scenario.requests, names, seq));
     const problem = (await Promise.all(checks)).find((p) => p !== undefined);
     if (problem) failed.get(target)?.push(problem);
+    // Work a server does after answering a write (its realtime message) is not done yet either.
+    if (scenario.writes) await waitUntilIdle(target.pid);
     return result;
   };
   resetPeakRss(fw.pid);

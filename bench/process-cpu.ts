@@ -46,3 +46,22 @@ export function cpuTime(roots: readonly number[]): CpuTime {
 export function cpuSince(earlier: CpuTime, later: CpuTime): CpuTime {
   return { user: later.user - earlier.user, system: later.system - earlier.system };
 }
+
+/**
+ * Resolves once the process tree of `pid` has used less than `share` of one core over a window
+ * of `windowMs`, or after `maxMs`; answers how long it waited. A server may still work after its
+ * last answer (a write's realtime messages queue behind one another): that work is its own and
+ * must not run during the other server's slice.
+ */
+export async function waitUntilIdle(pid: number, options: { windowMs?: number; share?: number; maxMs?: number } = {}): Promise<number> {
+  const { windowMs = 200, share = 0.1, maxMs = 30_000 } = options;
+  const started = performance.now();
+  let before = cpuTime([pid]);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now = cpuTime([pid]);
+    const used = cpuSince(before, now);
+    if (used.user + used.system < windowMs * share || performance.now() - started > maxMs) return performance.now() - started;
+    before = now;
+  }
+}

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BroadcastChannel, BroadcastHandlers, Queryable } from '../database.js';
+import type { BroadcastChannel, BroadcastHandlers, Queryable, SqlStatement } from '../database.js';
 
 /** The table that keeps recent messages: big payloads travel through it, and listeners replay from it after an outage. */
 const TABLE = '"__fw_broadcast"';
@@ -15,8 +15,13 @@ const REORDER_MARGIN = 256;
 const SEEN_KEPT = 4096;
 const MAX_BACKOFF_MS = 5_000;
 
-/** Runs statements on a pooled connection, in a transaction of their own (they write). */
-export type PooledRead = <T>(work: (q: Queryable) => Promise<T>) => Promise<T>;
+/** How the channel writes through the pool. */
+export interface BroadcastWrites {
+  /** Runs statements on a pooled connection, in a transaction of their own (they write). */
+  transaction<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+  /** One statement as a transaction of its own in one round trip, its COMMIT not waiting for the disk. */
+  writeAlone(statement: SqlStatement): Promise<void>;
+}
 
 interface Row {
   id: string;
@@ -25,8 +30,11 @@ interface Row {
 
 /**
  * PostgreSQL's LISTEN/NOTIFY as a broadcast channel (docs/realtime.md, "Across processes"). A
- * message is one row and one notification, written by one autocommit statement, so it is announced
- * exactly when it is stored. One dedicated connection per process listens (never a pooled one: a
+ * message is one row and one notification, written by one statement in a transaction of its own,
+ * so it is announced exactly when it is stored. That transaction travels in one round trip and
+ * its COMMIT does not wait for the disk: a message is worth nothing after a crash of the server
+ * (listeners report the outage as a gap), and a synchronous COMMIT per write of a document would
+ * double the disk flushes of every insert (docs/architecture.md "The first message"). One dedicated connection per process listens (never a pooled one: a
  * transaction-mode pooler cannot LISTEN); when it drops it is reopened with backoff and the rows
  * stored meanwhile are replayed in id order, skipping those already seen. An outage longer than
  * the retention window is reported as a gap.
@@ -42,7 +50,7 @@ export class PostgresBroadcast implements BroadcastChannel {
 
   constructor(
     private readonly connectionString: string,
-    private readonly read: PooledRead,
+    private readonly writes: BroadcastWrites,
   ) {}
 
   async open(handlers: BroadcastHandlers): Promise<void> {
@@ -50,21 +58,19 @@ export class PostgresBroadcast implements BroadcastChannel {
     await this.#ensureTable();
     await this.#listen();
     // Rows stored before this process listened are not its to replay.
-    const rows = await this.read((q) => q.all<{ id: string }>({ sql: `select coalesce(max(id), 0)::text as id from ${TABLE}`, parameters: [] }));
+    const rows = await this.writes.transaction((q) => q.all<{ id: string }>({ sql: `select coalesce(max(id), 0)::text as id from ${TABLE}`, parameters: [] }));
     this.#lastId = BigInt(rows[0]?.id ?? '0');
     this.#cleanup = setInterval(() => void this.#purge(), CLEANUP_INTERVAL_MS);
     this.#cleanup.unref();
   }
 
   async send(payload: string): Promise<void> {
-    await this.read((q) =>
-      q.all({
-        sql:
-          `with e as (insert into ${TABLE} (payload) values ($1::text) returning id) ` +
-          `select pg_notify('${CHANNEL}', case when octet_length($1::text) <= ${INLINE_LIMIT} then id::text || ' ' || $1::text else id::text end) from e`,
-        parameters: [payload],
-      }),
-    );
+    await this.writes.writeAlone({
+      sql:
+        `with e as (insert into ${TABLE} (payload) values ($1::text) returning id) ` +
+        `select pg_notify('${CHANNEL}', case when octet_length($1::text) <= ${INLINE_LIMIT} then id::text || ' ' || $1::text else id::text end) from e`,
+      parameters: [payload],
+    });
   }
 
   async close(): Promise<void> {
@@ -79,10 +85,10 @@ export class PostgresBroadcast implements BroadcastChannel {
   async #ensureTable(): Promise<void> {
     const ddl = `create table if not exists ${TABLE} (id bigserial primary key, payload text not null, created timestamptz not null default now())`;
     try {
-      await this.read((q) => q.run({ sql: ddl, parameters: [] }));
+      await this.writes.transaction((q) => q.run({ sql: ddl, parameters: [] }));
     } catch {
       // Two processes creating it at once: one wins, the other's statement fails; the table is there.
-      await this.read((q) => q.run({ sql: ddl, parameters: [] }));
+      await this.writes.transaction((q) => q.run({ sql: ddl, parameters: [] }));
     }
   }
 
@@ -130,7 +136,7 @@ export class PostgresBroadcast implements BroadcastChannel {
   }
 
   async #fetch(id: string): Promise<string | undefined> {
-    const rows = await this.read((q) => q.all<Row>({ sql: `select payload from ${TABLE} where id = $1`, parameters: [id] }));
+    const rows = await this.writes.transaction((q) => q.all<Row>({ sql: `select payload from ${TABLE} where id = $1`, parameters: [id] }));
     return rows[0]?.payload;
   }
 
@@ -146,7 +152,7 @@ export class PostgresBroadcast implements BroadcastChannel {
   /** Rows stored while not listening, oldest first; those already delivered are skipped. */
   async #replay(): Promise<void> {
     const from = this.#lastId > BigInt(REORDER_MARGIN) ? this.#lastId - BigInt(REORDER_MARGIN) : 0n;
-    const rows = await this.read((q) =>
+    const rows = await this.writes.transaction((q) =>
       q.all<Row>({ sql: `select id::text as id, payload from ${TABLE} where id > $1 order by id`, parameters: [from.toString()] }),
     );
     this.#deliveries = this.#deliveries.then(() => {
@@ -156,8 +162,8 @@ export class PostgresBroadcast implements BroadcastChannel {
   }
 
   async #purge(): Promise<void> {
-    await this.read((q) => q.run({ sql: `delete from ${TABLE} where created < now() - interval '${RETENTION_SECONDS} seconds'`, parameters: [] })).catch(
-      () => undefined,
-    );
+    await this.writes
+      .transaction((q) => q.run({ sql: `delete from ${TABLE} where created < now() - interval '${RETENTION_SECONDS} seconds'`, parameters: [] }))
+      .catch(() => undefined);
   }
 }

@@ -187,6 +187,32 @@ export class PostgresConnection implements Queryable {
     return results[results.length - 1];
   }
 
+  /**
+   * One write statement as a whole transaction of its own, in one round trip: the previous user's
+   * deferred COMMIT, BEGIN READ WRITE, the statement and its COMMIT as one pipeline (see #begin).
+   * Not `durable`: the COMMIT does not wait for the WAL to reach the disk (a crash of the server
+   * may lose the last such transactions, never half of one). On failure the transaction is left
+   * for the caller's `finish('ROLLBACK')`.
+   */
+  async writeAlone<T = Row>(s: SqlStatement, options: { readonly durable: boolean }): Promise<T[]> {
+    const steps: PipelinedStatement[] = this.#commitFirst ? [{ text: 'COMMIT', values: [] }] : [];
+    this.#commitFirst = false;
+    const beginAt = steps.length;
+    steps.push({ text: BEGIN.transaction, values: [] });
+    if (!options.durable) steps.push({ text: 'SET LOCAL synchronous_commit TO OFF', values: [] });
+    const statementAt = steps.length;
+    steps.push({ text: s.sql, values: bindable(s.parameters) }, { text: 'COMMIT', values: [] });
+    try {
+      return (await StatementPipeline.run(this.#client, steps, this.#decoders))[statementAt].rows as T[];
+    } catch (err) {
+      const failure = err instanceof PipelineError ? err.failure : err;
+      // Past a completed BEGIN the server skipped to the Sync and the transaction is left aborted.
+      if (err instanceof PipelineError && err.completed.length > beginAt) this.#begun = true;
+      if (isConnectionFailure(failure)) this.#broken = true;
+      throw translatePostgresError(failure);
+    }
+  }
+
   async all<T = Row>(s: SqlStatement): Promise<T[]> {
     return (await this.#query(s.sql, bindable(s.parameters))).rows as T[];
   }

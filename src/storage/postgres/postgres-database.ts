@@ -189,7 +189,36 @@ export class PostgresDatabase implements Database {
   /** LISTEN/NOTIFY on a dedicated connection, big payloads through a table (see PostgresBroadcast). */
   broadcast(options: { listenUrl?: string } = {}): BroadcastChannel {
     // Its statements write (the message table, NOTIFY): they run as write transactions.
-    return new PostgresBroadcast(options.listenUrl ?? this.#connectionString, (work) => this.transaction(work));
+    return new PostgresBroadcast(options.listenUrl ?? this.#connectionString, {
+      transaction: (work) => this.transaction(work),
+      writeAlone: (statement) => this.#writeAlone(statement),
+    });
+  }
+
+  /**
+   * One statement as a transaction of its own in one round trip, its COMMIT not waiting for the
+   * disk (PostgresConnection.writeAlone): a realtime message, which a crash loses anyway. Tried
+   * once more on a connection found dead (a server restart leaves the pool's idle ones so).
+   */
+  async #writeAlone(statement: SqlStatement): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const { client, conn } = await this.#connect('transaction');
+      let destroy = false;
+      try {
+        await conn.writeAlone(statement, { durable: false });
+        return;
+      } catch (err) {
+        if (conn.unfitForReuse && attempt < 2) continue;
+        throw err;
+      } finally {
+        try {
+          await conn.finish('ROLLBACK');
+        } catch {
+          destroy = true;
+        }
+        client.release(destroy || conn.unfitForReuse);
+      }
+    }
   }
 
   /** pg_dump takes its own consistent snapshot; progress is the share of the tables it has begun. */
