@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { ServiceUnavailableError } from '../errors/index.js';
 import type { Database, Queryable, SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 import { perOwner, statementShape } from '../storage/statement-shape.js';
@@ -39,7 +40,7 @@ export interface OutboxParts<Entry, Scope extends { readonly q: Queryable }> {
   readonly apply: (scope: Scope, entries: Entry[]) => Promise<void>;
   /** Called once a batch committed (wakes the workers of the jobs it wrote, say). */
   readonly applied?: () => void;
-  /** Where a failed batch is reported (its entries stay for the next flush or sweep). */
+  /** Where a failed batch is reported (its entries stay for the next flush or sweep, each alone; see #drainEachAlone). */
   readonly report: (err: unknown) => void;
   /** How long a batch collects after the first commit that asked for one, in ms. */
   readonly batchMs: number;
@@ -155,18 +156,55 @@ export class AfterCommitOutbox<Entry, Scope extends { readonly q: Queryable }> i
       if (applied > 0) this.#parts.applied?.();
     } catch (err) {
       this.#parts.report(err);
+      await this.#drainEachAlone();
     }
+  }
+
+  /**
+   * After a failed batch: each entry in a transaction of its own, oldest first, so an entry that
+   * fails every time (a mail that cannot be composed, say) is set aside and reported with what it
+   * held, instead of rolling back every batch after it and holding back every later entry. A
+   * database that does not answer is no fault of the entry: the next flush or sweep tries again.
+   */
+  async #drainEachAlone(): Promise<void> {
+    const { transaction, apply, report, table } = this.#parts;
+    let applied = 0;
+    for (let i = 0; i < BATCH_LIMIT; i++) {
+      try {
+        const taken = await transaction(async (scope) => {
+          const entries = await this.#take(scope.q, 1);
+          if (entries.length > 0) await apply(scope, entries);
+          return entries.length;
+        });
+        if (taken === 0) break;
+        applied += taken;
+      } catch (err) {
+        if (err instanceof ServiceUnavailableError) break;
+        let setAside: Entry[] = [];
+        try {
+          await transaction(async (scope) => {
+            setAside = await this.#take(scope.q, 1);
+            return setAside.length;
+          });
+        } catch (dropErr) {
+          report(dropErr);
+          break;
+        }
+        report(new Error(`${table}: an entry failed on its own and was set aside: ${JSON.stringify(setAside).slice(0, 2000)}`, { cause: err }));
+      }
+    }
+    if (applied > 0) this.#parts.applied?.();
   }
 
   /**
    * Removes up to BATCH_LIMIT entries, oldest first, by one `DELETE ... RETURNING`, so two
    * processes draining at once never both get one (on SQLite write transactions take turns).
    */
-  async #take(q: Queryable): Promise<Entry[]> {
+  async #take(q: Queryable, limit = BATCH_LIMIT): Promise<Entry[]> {
     const { db, table, inOrder } = this.#parts;
     const { dialect } = db;
     const b = dialect.builder;
-    let oldest = b.selectFrom(table).select('name').orderBy('name').limit(BATCH_LIMIT);
+    let oldest = b.selectFrom(table).select('name').orderBy('name').limit(limit);
     if (dialect.supportsRowLocks) oldest = inOrder ? oldest.forUpdate() : oldest.forUpdate().skipLocked();
     const rows = await q.all<{ name: string; entry: string }>(b.deleteFrom(table).where('name', 'in', oldest).returning(['name', 'entry']).compile());
     // RETURNING promises no order.
