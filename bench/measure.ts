@@ -21,6 +21,8 @@ export interface MeasureSettings {
   readonly warmupSeconds: number;
   /** Measured slices per server; they alternate fw, baseline, fw, baseline, ... */
   readonly pairs: number;
+  /** The longest wait for a server to go idle after a write slice (short in quick mode, where figures mean nothing). */
+  readonly idleWaitMs: number;
 }
 
 /** Keeps `{{seq}}` values unique over the whole bench run. */
@@ -124,7 +126,7 @@ export async function measureScenario(
     const problem = (await Promise.all(checks)).find((p) => p !== undefined);
     if (problem) failed.get(target)?.push(problem);
     // Work a server does after answering a write (its realtime message) is not done yet either.
-    if (scenario.writes) await waitUntilIdle(target.pid);
+    if (scenario.writes) await waitUntilIdle(target.pid, { maxMs: settings.idleWaitMs });
     return result;
   };
   resetPeakRss(fw.pid);

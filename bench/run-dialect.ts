@@ -110,7 +110,13 @@ async function measureSize(
   const names = await sampleNames(store);
   const fwTarget = { origin: fw.origin, pid: fw.pid, auth: fw.auth };
   const baseTarget = { origin: baseline.origin, pid: baseline.pid };
-  const settings = { connections, sliceSeconds: options.sliceSeconds, warmupSeconds: options.warmupSeconds, pairs: options.pairs };
+  const settings = {
+    connections,
+    sliceSeconds: options.sliceSeconds,
+    warmupSeconds: options.warmupSeconds,
+    pairs: options.pairs,
+    idleWaitMs: options.quick ? 1_000 : 30_000,
+  };
   const listRows = await listRowCounts(fwTarget, baseTarget);
   if (listRows.fw !== listRows.baseline || listRows.fw <= 0) {
     const warning = `at ${rows.toLocaleString('en')} rows the list page has ${listRows.fw} rows on fw and ${listRows.baseline} on the baseline`;
