@@ -25,7 +25,8 @@ function runBench(args: string[]): Promise<{ code: number | null; output: string
 // Keeps the harness from rotting: it must run every scenario against fw and the baseline without a
 // failed request. Figures are not asserted; in quick mode they mean nothing. The full run includes
 // the subsystems part (two more fw servers and s3rver, about a minute from src/ on a loaded machine).
-test('the quick benchmark runs every scenario on fw and the baseline without a failed request and writes its JSON', { timeout: 360_000 }, async () => {
+// About five minutes beside the rest of the suite, most of it waiting (slices, server starts, idle checks).
+test('the quick benchmark runs every scenario on fw and the baseline without a failed request and writes its JSON', { timeout: 600_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'fw-bench-test-'));
   try {
     const json = join(dir, 'bench.json');
