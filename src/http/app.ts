@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import Fastify, { type RouteOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -10,6 +11,8 @@ import { SOCKET_IO_PATH } from '../realtime/socketio/socket-server.js';
 import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { bodyIdleTimeout, DEFAULT_BODY_IDLE_TIMEOUT_MS } from './body-idle-timeout.js';
+import { documentFastLane, type NodeHandler } from './document-fast-lane.js';
+import { siteMetrics } from '../metrics/site-metrics.js';
 import { applyCors, corsSteps } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
 import { clientAbort, clientErrorHandler, expectationFailedHandler, mapRequestError, missingHost, shuttingDown } from './framework-errors.js';
@@ -74,11 +77,16 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
 export async function buildApp(site: Site, options: AppOptions = {}): Promise<FastifyInstance> {
   const developerMode = site.config.developer_mode;
   const bodyIdleMs = options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS;
+  const nextRequestId = requestIds();
+  // The server's requests go to `front`: Fastify's handler, and once the routes are in place the
+  // document fast lane before it (document-fast-lane.ts).
+  let fastify: NodeHandler | undefined;
+  let front: NodeHandler | undefined;
   const app = Fastify({
     logger: loggerOptions(options.logger),
     ...(options.logger ? { childLoggerFactory: lazyRequestLoggers } : {}),
     bodyLimit: site.config.max_request_size,
-    genReqId: requestIds(),
+    genReqId: nextRequestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     // Fastify's own 503 while closing has no envelope; the onRequest hook below answers instead.
     return503OnClosing: false,
@@ -93,7 +101,11 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     // the outermost trusted proxy appended to X-Forwarded-For, never a hop the client wrote
     // itself (the login throttle and session records key on it; docs/deployment.md).
     trustProxy: trustProxyOption(site.config.trust_proxy),
-    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+    serverFactory: (handler, opts) => {
+      fastify = handler;
+      const dispatch: NodeHandler = (req, res) => (front ?? handler)(req, res);
+      return options.serverFactory ? options.serverFactory(dispatch, opts) : plainServer(dispatch, opts);
+    },
   });
 
   let closing = false;
@@ -166,7 +178,29 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     throw new DoesNotExistError(`No route for ${req.method} ${req.url.split('?')[0].slice(0, 200)}`);
   });
 
+  const metrics = siteMetrics(site);
+  const log = app.log as { isLevelEnabled?: (level: string) => boolean };
+  front = documentFastLane(
+    site,
+    {
+      closing: () => closing,
+      logsRequests: () => log.isLevelEnabled?.('info') ?? false,
+      nextRequestId,
+      countAnswer: (route, status, seconds) => metrics.observe('GET', route, status, seconds),
+    },
+    fastify!,
+  );
   return app;
+}
+
+/** The HTTP/1 server Fastify makes when given no factory, with the timeouts it sets on it (fastify/lib/server.js). */
+function plainServer(handler: NodeHandler, opts: Record<string, unknown>): Server {
+  const server = createServer((opts.http ?? {}) as Parameters<typeof createServer>[0] & object, handler);
+  server.keepAliveTimeout = opts.keepAliveTimeout as number;
+  server.requestTimeout = opts.requestTimeout as number;
+  server.setTimeout(opts.connectionTimeout as number);
+  if ((opts.maxRequestsPerSocket as number) > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket as number;
+  return server;
 }
 
 /** No caching unless a route says otherwise, and the headers every answer carries. */

@@ -27,8 +27,13 @@ export function requestContext(site: Site, req: FastifyRequest): MaybePromise<Re
   return andThen(authenticate(site, req), ({ principal, sid, csrfToken, sidFromParameter }) => {
     // Only the cookie is sent by browsers on their own; authenticate read System Settings just now.
     if (sid !== undefined && !sidFromParameter) checkCsrf(req, { csrfToken }, site.settingsCache.current.allow_cors);
-    return { site, principal, requestId: req.id, sid, messages: new UserMessages(), request: true } as const;
+    return contextOf(site, principal, req.id, sid);
   });
+}
+
+/** The context of a request already authenticated as `principal`. */
+export function contextOf(site: Site, principal: Principal, requestId: string, sid: string | undefined): RequestContext {
+  return { site, principal, requestId, sid, messages: new UserMessages(), request: true };
 }
 
 /** `custom/<provider>` of `/api/method/fw.integrations.oauth2_logins.custom/<provider>?…`: the path after the method's own. */
