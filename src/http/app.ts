@@ -12,6 +12,7 @@ import type { TrustProxy } from '../site/site-config.js';
 import type { Site } from '../site/site.js';
 import { bodyIdleTimeout, DEFAULT_BODY_IDLE_TIMEOUT_MS } from './body-idle-timeout.js';
 import { documentFastLane, type NodeHandler } from './document-fast-lane.js';
+import { parseQueryString } from './query-string.js';
 import { siteMetrics } from '../metrics/site-metrics.js';
 import { applyCors, corsSteps } from './cors.js';
 import { v1ErrorBody, v2ErrorBody, type ErrorScope } from './error-response.js';
@@ -87,7 +88,7 @@ export async function buildApp(site: Site, options: AppOptions = {}): Promise<Fa
     ...(options.logger ? { childLoggerFactory: lazyRequestLoggers } : {}),
     bodyLimit: site.config.max_request_size,
     genReqId: nextRequestId,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000, querystringParser: parseQueryString },
     // Fastify's own 503 while closing has no envelope; the onRequest hook below answers instead.
     return503OnClosing: false,
     // Errors the router raises before any route or hook (a bad percent-escape, an overlong path

@@ -3,7 +3,7 @@ import { MAX_JSON_DEPTH, valueNestingExceeds } from '../json/nesting-depth.js';
 import type { RequestStep } from './request-pipeline.js';
 
 /** The refusal for the first argument of `args` nested deeper than MAX_JSON_DEPTH, if any. */
-function deepArgument(args: unknown, source: string): NestingDepthExceeded | undefined {
+export function deepArgument(args: unknown, source: string): NestingDepthExceeded | undefined {
   if (args === null || typeof args !== 'object') return undefined;
   for (const [key, value] of Object.entries(args)) {
     // The arguments object itself is the first level.

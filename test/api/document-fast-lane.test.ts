@@ -104,6 +104,16 @@ for (const dialect of testDialects()) {
         assert.deepEqual(handed, []);
       });
 
+      test('a token GET of a list page: answered with the rows the user may read, counted under its route pattern', async () => {
+        const res = await send(origin, 'GET', `/api/resource/ToDo?fields=${encodeURIComponent('["name","description"]')}&limit_page_length=20`, { authorization: clerk.auth });
+        assert.equal(res.statusCode, 200, res.body);
+        const rows = (JSON.parse(res.body) as { data: Array<{ name: string }> }).data;
+        assert.deepEqual(rows.map((r) => r.name), [own]);
+        assert.ok(!res.body.includes('secret-0451'), 'another user’s ToDo is not in the page');
+        assert.deepEqual(counted.at(-1), ['/api/resource/:doctype', 200]);
+        assert.deepEqual(handed, []);
+      });
+
       const handedOver: Array<[string, () => [string, string, Record<string, string>, string?]]> = [
         ['a query string', () => ['GET', `/api/resource/ToDo/${own}?fields=%5B%22name%22%5D`, { authorization: clerk.auth }]],
         ['a percent-escaped name', () => ['GET', `/api/resource/ToDo/${own}%41`, { authorization: clerk.auth }]],
@@ -115,6 +125,11 @@ for (const dialect of testDialects()) {
         ['HEAD', () => ['HEAD', `/api/resource/ToDo/${own}`, { authorization: clerk.auth }]],
         ['PUT', () => ['PUT', `/api/resource/ToDo/${own}`, { authorization: clerk.auth }]],
         ['v2', () => ['GET', `/api/v2/document/ToDo/${own}`, { authorization: clerk.auth }]],
+        ['a list of every row (streamed by the route)', () => ['GET', '/api/resource/ToDo?limit_page_length=0', { authorization: clerk.auth }]],
+        ['a list with expand', () => ['GET', '/api/resource/ToDo?expand=%5B%22allocated_to%22%5D', { authorization: clerk.auth }]],
+        ['a list with a sid argument', () => ['GET', '/api/resource/ToDo?sid=abc', { authorization: clerk.auth }]],
+        ['a list argument nested too deep', () => ['GET', `/api/resource/ToDo?filters=${encodeURIComponent('['.repeat(80) + ']'.repeat(80))}`, { authorization: clerk.auth }]],
+        ['a list with a bad filter', () => ['GET', `/api/resource/ToDo?filters=${encodeURIComponent('[["no_such_field","=","x"]]')}`, { authorization: clerk.auth }]],
         ['no credentials', () => ['GET', `/api/resource/ToDo/${own}`, {}]],
         ['Basic credentials', () => ['GET', `/api/resource/ToDo/${own}`, { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }]],
         ['a wrong secret', () => ['GET', `/api/resource/ToDo/${own}`, { authorization: `${clerk.auth}0` }]],
@@ -158,6 +173,20 @@ for (const dialect of testDialects()) {
         assert.deepEqual(lane.rawHeaderNames, routed.rawHeaderNames);
         assert.equal(lane.headers['x-content-type-options'], 'nosniff');
         assert.equal(lane.headers['cache-control'], 'no-store');
+      });
+
+      test('a list page from the lane is the route’s page', async () => {
+        const args = `fields=${encodeURIComponent('["name","description","status"]')}&filters=${encodeURIComponent('[["status","=","Open"]]')}&order_by=${encodeURIComponent('modified desc')}&limit_page_length=20`;
+        const lane = await send(appOrigin, 'GET', `/api/resource/ToDo?${args}`, { authorization: clerk.auth });
+        const routed = await send(appOrigin, 'GET', `/api/resource/ToDo?${args}&_=1`, { authorization: clerk.auth });
+        assert.equal(lane.statusCode, 200, lane.body);
+        assert.equal(lane.body, routed.body);
+        assert.deepEqual(lane.rawHeaderNames, routed.rawHeaderNames);
+        const bad = await send(appOrigin, 'GET', `/api/resource/ToDo?filters=${encodeURIComponent('[["no_such_field","=","x"]]')}`, { authorization: clerk.auth });
+        assert.ok(bad.statusCode >= 400 && bad.statusCode < 500, bad.body);
+        assert.ok('exc_type' in JSON.parse(bad.body), bad.body);
+        const deep = await send(appOrigin, 'GET', `/api/resource/ToDo?filters=${encodeURIComponent('['.repeat(80) + ']'.repeat(80))}`, { authorization: clerk.auth });
+        assertV1Error(deep, 400, 'NestingDepthExceeded');
       });
 
       test('refusals come from the route, in the envelope, and reveal nothing', async () => {

@@ -46,13 +46,29 @@ export function listDocuments(style: ApiVersion): ResourceHandler {
           }),
         ),
       );
-      return andThen(result, (page) => {
-        if (page === undefined) return reply;
-        return style === 'v1'
-          ? { data: page.rows, ...messagesBody(rc.messages, style) }
-          : { data: page.rows, has_next_page: page.hasNextPage, ...messagesBody(rc.messages, style) };
-      });
+      return andThen(result, (page) => (page === undefined ? reply : pageBody(page, rc, style)));
     });
+}
+
+/**
+ * A page of a list without `expand`, in one read unit: at once where every step can answer at
+ * once; undefined, having read nothing, when the arguments ask for every row (those are streamed
+ * by the route). The fast lane (document-fast-lane.ts) answers with it.
+ */
+export function listPage(site: Site, rc: RequestContext, doctype: string, args: Record<string, unknown>, style: ApiVersion): MaybePromise<object | undefined> {
+  const result = site.read(rc.principal, (ctx) =>
+    andThen(listRequest(ctx, doctype, args, style), ({ query, options }) =>
+      andThen(planList(ctx, query, options), (plan) => (plan.pageLength > 0 ? runList(ctx, plan) : undefined)),
+    ),
+  );
+  return andThen(result, (page) => (page === undefined ? undefined : pageBody(page, rc, style)));
+}
+
+/** A page's answer body. */
+function pageBody(page: ListResult, rc: RequestContext, style: ApiVersion): object {
+  return style === 'v1'
+    ? { data: page.rows, ...messagesBody(rc.messages, style) }
+    : { data: page.rows, has_next_page: page.hasNextPage, ...messagesBody(rc.messages, style) };
 }
 
 /**
