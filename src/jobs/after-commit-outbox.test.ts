@@ -81,4 +81,26 @@ describe('after-commit outbox', () => {
     await box.sweep();
     assert.deepEqual(applied.slice(-1), [4]);
   });
+
+  test('a row whose text is not an entry at all is set aside too, by its name', async () => {
+    const { box, applied, reports } = outbox();
+    await db.transaction((q) => q.run({ sql: `insert into "${TABLE}" (name, entry) values (?, ?)`, parameters: ['0', 'not json'] }));
+    await write(box, [{ n: 5 }]);
+    await box.sweep();
+    assert.deepEqual(applied.slice(-1), [5]);
+    assert.match(String((reports.at(-1) as Error).message), /set aside: \[not json\]/);
+    assert.equal(Number(await waiting()), 0);
+  });
+
+  test('rewrite replaces the entry a write in the same transaction made: one entry, the last state', async () => {
+    const { box, applied } = outbox();
+    await db.transaction(async (q) => {
+      const unit = { q, unit: { afterCommit: () => {} } };
+      const name = await box.write(unit, { n: 6 });
+      await box.write(unit, { n: 7 });
+      await box.rewrite(q, name, { n: 8 });
+    });
+    await box.sweep();
+    assert.deepEqual(applied.slice(-2), [8, 7]);
+  });
 });

@@ -40,7 +40,7 @@ export interface OutboxParts<Entry, Scope extends { readonly q: Queryable }> {
   readonly apply: (scope: Scope, entries: Entry[]) => Promise<void>;
   /** Called once a batch committed (wakes the workers of the jobs it wrote, say). */
   readonly applied?: () => void;
-  /** Where a failed batch is reported (its entries stay for the next flush or sweep, each alone; see #drainEachAlone). */
+  /** Where a failed batch is reported (its entries stay for the next flush or sweep, each alone; see #drainEachAlone), and an entry set aside. */
   readonly report: (err: unknown) => void;
   /** How long a batch collects after the first commit that asked for one, in ms. */
   readonly batchMs: number;
@@ -83,8 +83,8 @@ const insertShape = perOwner((dialect: Dialect) => {
  * every waiting entry and applies them in one transaction of its own, so many writes share the
  * cost of the records, indexes and commit the entries become. As a job source of the site's queue
  * it is flushed before a worker claims and when the site closes, and swept at worker start and now
- * and then, which picks up the entries of a process killed between its commit and its batch. The
- * webhook outbox (src/webhooks/delivery-outbox.ts) is the same idea with its own table.
+ * and then, which picks up the entries of a process killed between its commit and its batch.
+ * Webhook deliveries, Email Notifications and Workflow Actions each have one, with a table of their own.
  */
 export class AfterCommitOutbox<Entry, Scope extends { readonly q: Queryable }> implements JobSource {
   readonly #parts: OutboxParts<Entry, Scope>;
@@ -96,12 +96,33 @@ export class AfterCommitOutbox<Entry, Scope extends { readonly q: Queryable }> i
     this.#parts = parts;
   }
 
-  /** Writes `entry` in the unit's transaction; a batch applies it soon after the unit committed. */
-  async write(unit: OutboxUnit, entry: Entry): Promise<void> {
+  /**
+   * Writes `entry` in the unit's transaction; a batch applies it soon after the unit committed.
+   * Answers the row's name, for {@link rewrite}.
+   */
+  async write(unit: OutboxUnit, entry: Entry): Promise<string> {
     const { db, table } = this.#parts;
-    await unit.q.run(insertShape(db.dialect)(table)(entryName(Date.now()), JSON.stringify(entry)));
+    const name = entryName(Date.now());
+    await unit.q.run(insertShape(db.dialect)(table)(name, JSON.stringify(entry)));
     // Registered with each row: a savepoint that rolls back forgets what was registered inside it.
     unit.unit.afterCommit(() => this.nudge());
+    return name;
+  }
+
+  /**
+   * Replaces the entry of row `name`, written by {@link write} in the same unit (which has not
+   * committed, so no batch can have taken it): a second change in one unit that must leave as one
+   * entry carrying the last state.
+   */
+  async rewrite(q: Queryable, name: string, entry: Entry): Promise<void> {
+    const { db, table } = this.#parts;
+    await q.run(
+      db.dialect.builder
+        .updateTable(table)
+        .set({ entry: JSON.stringify(entry) })
+        .where('name', '=', name)
+        .compile(),
+    );
   }
 
   /** An entry committed: a batch runs soon, collecting the commits until then. */
@@ -163,52 +184,85 @@ export class AfterCommitOutbox<Entry, Scope extends { readonly q: Queryable }> i
   /**
    * After a failed batch: each entry in a transaction of its own, oldest first, so an entry that
    * fails every time (a mail that cannot be composed, say) is set aside and reported with what it
-   * held, instead of rolling back every batch after it and holding back every later entry. A
-   * database that does not answer is no fault of the entry: the next flush or sweep tries again.
+   * held, instead of rolling back every batch after it and holding back every later entry. The row
+   * set aside is the one that failed, by name: with `SKIP LOCKED` the oldest row may by then be
+   * another process's, and one whose text is not even JSON fails and goes the same way. A database
+   * that does not answer is no fault of the entry: the next flush or sweep tries again.
    */
   async #drainEachAlone(): Promise<void> {
     const { transaction, apply, report, table } = this.#parts;
     let applied = 0;
     for (let i = 0; i < BATCH_LIMIT; i++) {
+      let failed: string | undefined;
       try {
         const taken = await transaction(async (scope) => {
-          const entries = await this.#take(scope.q, 1);
-          if (entries.length > 0) await apply(scope, entries);
-          return entries.length;
+          const rows = await this.#takeRows(scope.q, 1);
+          failed = rows[0]?.name;
+          if (rows.length > 0) await apply(scope, rows.map(parseEntry<Entry>));
+          return rows.length;
         });
         if (taken === 0) break;
         applied += taken;
       } catch (err) {
         if (err instanceof ServiceUnavailableError) break;
-        let setAside: Entry[] = [];
+        // Failed before it took a row (its transaction did not open): no entry is to blame.
+        if (failed === undefined) {
+          report(err);
+          break;
+        }
+        let setAside: string[] = [];
+        const name = failed;
         try {
           await transaction(async (scope) => {
-            setAside = await this.#take(scope.q, 1);
+            setAside = await this.#remove(scope.q, name);
             return setAside.length;
           });
         } catch (dropErr) {
           report(dropErr);
           break;
         }
-        report(new Error(`${table}: an entry failed on its own and was set aside: ${JSON.stringify(setAside).slice(0, 2000)}`, { cause: err }));
+        // Gone already: another process took it (and may apply it, or set it aside itself).
+        if (setAside.length === 0) continue;
+        report(new Error(`${table}: an entry failed on its own and was set aside: [${setAside.join(',').slice(0, 2000)}]`, { cause: err }));
       }
     }
     if (applied > 0) this.#parts.applied?.();
   }
 
+  /** Removes up to BATCH_LIMIT entries, oldest first (see {@link #takeRows}). */
+  async #take(q: Queryable): Promise<Entry[]> {
+    return (await this.#takeRows(q, BATCH_LIMIT)).map(parseEntry<Entry>);
+  }
+
   /**
-   * Removes up to BATCH_LIMIT entries, oldest first, by one `DELETE ... RETURNING`, so two
-   * processes draining at once never both get one (on SQLite write transactions take turns).
+   * Removes up to `limit` rows, oldest first, by one `DELETE ... RETURNING`, so two processes
+   * draining at once never both get one (on SQLite write transactions take turns).
    */
-  async #take(q: Queryable, limit = BATCH_LIMIT): Promise<Entry[]> {
+  async #takeRows(q: Queryable, limit: number): Promise<OutboxRow[]> {
     const { db, table, inOrder } = this.#parts;
     const { dialect } = db;
     const b = dialect.builder;
     let oldest = b.selectFrom(table).select('name').orderBy('name').limit(limit);
     if (dialect.supportsRowLocks) oldest = inOrder ? oldest.forUpdate() : oldest.forUpdate().skipLocked();
-    const rows = await q.all<{ name: string; entry: string }>(b.deleteFrom(table).where('name', 'in', oldest).returning(['name', 'entry']).compile());
+    const rows = await q.all<OutboxRow>(b.deleteFrom(table).where('name', 'in', oldest).returning(['name', 'entry']).compile());
     // RETURNING promises no order.
-    rows.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-    return rows.map((r) => JSON.parse(String(r.entry)) as Entry);
+    return rows.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   }
+
+  /** Removes the row `name`, answering its entry's text (nothing when another process took it). */
+  async #remove(q: Queryable, name: string): Promise<string[]> {
+    const b = this.#parts.db.dialect.builder;
+    const rows = await q.all<{ entry: string }>(b.deleteFrom(this.#parts.table).where('name', '=', name).returning('entry').compile());
+    return rows.map((r) => String(r.entry));
+  }
+}
+
+/** A row of an outbox table. */
+interface OutboxRow {
+  readonly name: string;
+  readonly entry: string;
+}
+
+function parseEntry<Entry>(row: OutboxRow): Entry {
+  return JSON.parse(String(row.entry)) as Entry;
 }

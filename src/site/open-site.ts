@@ -225,7 +225,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
         const principal = await db.read((q) => loadPrincipal(q, db.dialect, user));
         return principal ? { value: await opened.read(principal, work) } : undefined;
       },
-      report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed; its entries wait for the next batch or sweep'),
+      report: (err) => site?.logger.error({ err }, 'webhook outbox: a batch failed (its entries wait), or an entry was set aside (the error says which)'),
     });
     registerSocialLogin({
       hooks,

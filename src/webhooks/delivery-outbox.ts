@@ -1,10 +1,34 @@
-import type { JobQueue, JobSource } from '../jobs/job-queue.js';
+import { AfterCommitOutbox } from '../jobs/after-commit-outbox.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import type { Doc } from '../meta/doctype.js';
 import type { MetaRegistry } from '../meta/meta-registry.js';
 import type { Database, Queryable } from '../storage/database.js';
-import { hasEntries, takeEntries } from './outbox-store.js';
-import { insertDeliveries } from './request-log-store.js';
+import { OUTBOX_TABLE } from './outbox-table.js';
+import { insertDeliveries, type NewDelivery } from './request-log-store.js';
 import { writeSnapshots } from './snapshot-store.js';
 import { DELIVER_JOB } from './webhook-delivery.js';
+
+/**
+ * One webhook match waiting in the outbox: the delivery its Webhook Request Log records, the
+ * document as it was at the match (rendered at the first attempt, not in the write), and what its
+ * delivery job needs. Entries written before rendering moved out of the write carry `request`
+ * instead of `doc`.
+ */
+export interface OutboxEntry extends NewDelivery {
+  /** The name the log will have (fixed at the match, so a second save in the unit can replace it). */
+  readonly log: string;
+  /** The Standard Webhooks event id, fixed at the match. */
+  readonly webhookId: string;
+  /** When the match happened (epoch ms): the log's creation. */
+  readonly at: number;
+  /** The delivery job's queue, when the webhook names one. */
+  readonly queue?: string;
+  /** The document at the match, which the first attempt renders as the webhook's owner may read it. */
+  readonly doc?: Doc;
+}
+
+/** The webhook outbox: entries written by the recorder, applied by {@link writeDeliveries}. */
+export type DeliveryOutbox = AfterCommitOutbox<OutboxEntry, { readonly q: Queryable }>;
 
 /** What the outbox needs from the site. */
 export interface OutboxDeps {
@@ -12,107 +36,56 @@ export interface OutboxDeps {
   readonly metas: MetaRegistry;
   readonly jobs: JobQueue;
   readonly timeZone: () => string;
-  /** Where a failed batch is reported (its entries stay in the outbox for the next flush or sweep). */
+  /** Where a failed batch, and an entry set aside because it fails alone, is reported. */
   readonly report: (err: unknown) => void;
-  /** How long a batch collects after the first commit that asked for one, in ms (default 100). */
-  readonly batchMs?: number;
 }
 
-/** Entries taken per transaction: bounds a batch's statements (PostgreSQL allows 65 535 parameters). */
-const BATCH_LIMIT = 500;
+/**
+ * How long a batch collects after the first commit that asked for one: its fixed cost (about 1 ms
+ * on SQLite) is then shared by a few hundred matches (docs/benchmarks.md "What a match costs").
+ */
+const DELIVERY_BATCH_MS = 100;
 
 /**
- * Turns webhook outbox entries into Webhook Request Logs and delivery jobs (docs/webhooks.md "How
- * a change becomes a request"). The recorder writes one outbox row per match in the document's
- * transaction and, once that committed, calls {@link nudge}; a batch then takes every waiting entry
- * and writes the logs (status Pending), the documents they render from (snapshot-store.ts) and
- * their jobs (`webhook:<log>:1`) in one transaction of its
- * own, so the write that matched pays one small row instead of a log, a job and their indexes. As a
- * job source of the site's queue it is flushed before a worker claims, and swept at worker start
- * and now and then, which picks up the entries of a process killed between its commit and its batch.
+ * The webhook outbox (docs/webhooks.md "How a change becomes a request"), an after-commit outbox
+ * of its own table: the recorder writes one entry per match in the document's transaction; once
+ * that committed, a batch turns every waiting entry into a Webhook Request Log and its delivery
+ * job in one transaction of its own, so the write that matched pays one small row instead of a
+ * log, a job and their indexes. Rows are taken `SKIP LOCKED` on PostgreSQL: deliveries need no
+ * order across processes, each has its own job.
  */
-export class DeliveryOutbox implements JobSource {
-  readonly #deps: OutboxDeps;
-  readonly #batchMs: number;
-  #timer: NodeJS.Timeout | undefined;
-  #asked = false;
-  #draining: Promise<void> = Promise.resolve();
+export function deliveryOutbox(deps: OutboxDeps): DeliveryOutbox {
+  const { db, jobs } = deps;
+  return new AfterCommitOutbox<OutboxEntry, { readonly q: Queryable }>({
+    db,
+    table: OUTBOX_TABLE,
+    transaction: (work) => db.transaction((q) => work({ q })),
+    apply: ({ q }, entries) => writeDeliveries(q, deps, entries),
+    applied: () => jobs.wake(),
+    report: deps.report,
+    batchMs: DELIVERY_BATCH_MS,
+    inOrder: false,
+  });
+}
 
-  constructor(deps: OutboxDeps) {
-    this.#deps = deps;
-    this.#batchMs = deps.batchMs ?? 100;
-  }
-
-  /** A write with outbox entries committed: a batch runs soon, collecting the commits until then. */
-  nudge(): void {
-    this.#asked = true;
-    if (this.#timer) return;
-    this.#timer = setTimeout(() => void this.flush(), this.#batchMs);
-    // A batch never keeps a process alive: closing the site flushes, and a sweep finds the rest.
-    this.#timer.unref();
-  }
-
-  /** Writes the batch this process asked for, if any (workers call it before claiming). */
-  async flush(): Promise<void> {
-    if (!this.#asked) return this.#draining;
-    return this.#drain();
-  }
-
-  /** Writes whatever waits in the outbox, whoever wrote it. */
-  async sweep(): Promise<void> {
-    const { db } = this.#deps;
-    try {
-      if (!(await db.read((q) => hasEntries(q, db.dialect)))) return;
-    } catch (err) {
-      this.#deps.report(err);
-      return;
-    }
-    return this.#drain();
-  }
-
-  /** One drain at a time per process (two at once would be correct, only wasteful). */
-  #drain(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#asked = false;
-    this.#draining = this.#draining.then(() => this.#drainAll());
-    return this.#draining;
-  }
-
-  async #drainAll(): Promise<void> {
-    const { db, jobs } = this.#deps;
-    try {
-      let written = 0;
-      for (;;) {
-        const taken = await db.transaction((q) => this.#batch(q));
-        written += taken;
-        if (taken < BATCH_LIMIT) break;
-      }
-      if (written > 0) jobs.wake();
-    } catch (err) {
-      this.#deps.report(err);
-    }
-  }
-
-  async #batch(q: Queryable): Promise<number> {
-    const { db, metas, jobs } = this.#deps;
-    const entries = await takeEntries(q, db.dialect, BATCH_LIMIT);
-    if (entries.length === 0) return 0;
-    const scope = { q, dialect: db.dialect, metas, timeZone: this.#deps.timeZone() };
-    await insertDeliveries(
-      scope,
-      entries.map((e) => ({ ...e, name: e.log })),
-    );
-    await writeSnapshots(
-      q,
-      db.dialect,
-      entries.flatMap((e) => (e.doc && e.error === undefined ? [{ log: e.log, doc: e.doc }] : [])),
-    );
-    const deliverable = entries.filter((e) => e.error === undefined);
-    await jobs.enqueueBatch(
-      deliverable.map((e) => ({ handler: DELIVER_JOB, args: { log: e.log }, options: { jobId: `webhook:${e.log}:1`, queue: e.queue, user: e.user } })),
-      { q },
-    );
-    return entries.length;
-  }
+/**
+ * Writes the logs of a batch's entries (status Pending), the documents they render from
+ * (snapshot-store.ts) and their jobs (`webhook:<log>:1`), in the batch's transaction.
+ */
+async function writeDeliveries(q: Queryable, deps: OutboxDeps, entries: OutboxEntry[]): Promise<void> {
+  const { db, metas, jobs } = deps;
+  await insertDeliveries(
+    { q, dialect: db.dialect, metas, timeZone: deps.timeZone() },
+    entries.map((e) => ({ ...e, name: e.log })),
+  );
+  await writeSnapshots(
+    q,
+    db.dialect,
+    entries.flatMap((e) => (e.doc && e.error === undefined ? [{ log: e.log, doc: e.doc }] : [])),
+  );
+  const deliverable = entries.filter((e) => e.error === undefined);
+  await jobs.enqueueBatch(
+    deliverable.map((e) => ({ handler: DELIVER_JOB, args: { log: e.log }, options: { jobId: `webhook:${e.log}:1`, queue: e.queue, user: e.user } })),
+    { q },
+  );
 }

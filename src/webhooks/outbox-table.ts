@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { outboxTableStatement } from '../jobs/after-commit-outbox.js';
 import type { SqlStatement } from '../storage/database.js';
 import type { Dialect } from '../storage/dialect.js';
 
@@ -6,10 +7,11 @@ import type { Dialect } from '../storage/dialect.js';
  * The webhook outbox: one row per webhook match, written in the document's transaction and turned
  * into a Webhook Request Log and its delivery job right after the commit (docs/webhooks.md "How a
  * change becomes a request"). Internal tables carry the reserved `__` prefix, so no DocType can
- * name it. It has no index, not even a primary key: on SQLite a row then costs the write that
- * triggers it one b-tree page at commit (a key would add its index's page; a log row with its seven
- * indexes cost eight), see docs/benchmarks.md "Jobs and webhooks". Names are still unique (UUID
- * version 7, 74 random bits), and rows leave within a batch, so the batch's scan stays small.
+ * name it. Its table is an after-commit outbox's (`outboxTableStatement`: no index, so a row costs
+ * the write that triggers it one b-tree page at commit where a log row with its seven indexes cost
+ * eight, see docs/benchmarks.md "Jobs and webhooks"). Rows written before the outbox was shared
+ * are named by UUID version 7 rather than time and counter; both begin with the time in hex, so
+ * they still leave oldest first.
  */
 export const OUTBOX_TABLE = '__fw_webhook_outbox';
 
@@ -25,12 +27,7 @@ export const SNAPSHOT_TABLE = '__fw_webhook_snapshot';
 export function outboxTableStatements(dialect: Dialect): SqlStatement[] {
   const type = (spec: Parameters<Dialect['columnType']>[0]) => sql.raw(dialect.columnType(spec));
   return [
-    dialect.builder.schema
-      .createTable(OUTBOX_TABLE)
-      .ifNotExists()
-      .addColumn('name', type({ kind: 'varchar', length: 64 }), (c) => c.notNull())
-      .addColumn('entry', type({ kind: 'text' }), (c) => c.notNull())
-      .compile(),
+    outboxTableStatement(dialect, OUTBOX_TABLE),
     dialect.builder.schema
       .createTable(SNAPSHOT_TABLE)
       .ifNotExists()

@@ -1,6 +1,6 @@
 import type { HookRegistry } from '../documents/hooks.js';
 import type { MethodRegistry } from '../rpc/method-registry.js';
-import { DeliveryOutbox } from './delivery-outbox.js';
+import { deliveryOutbox } from './delivery-outbox.js';
 import { WebhookCache } from './webhook-cache.js';
 import { registerWebhookController } from './webhook-controller.js';
 import { registerDeliveryJob, type DeliveryDeps } from './webhook-delivery.js';
@@ -11,7 +11,7 @@ import { registerWebhookRecorder } from './webhook-recorder.js';
 export interface WebhookParts extends DeliveryDeps {
   readonly hooks: HookRegistry;
   readonly methods: MethodRegistry;
-  /** Where a failed outbox batch is reported (the site's logger). */
+  /** Where a failed outbox batch, or an outbox entry set aside, is reported (the site's logger). */
   readonly report: (err: unknown) => void;
 }
 
@@ -21,7 +21,7 @@ export interface WebhookParts extends DeliveryDeps {
  */
 export function registerWebhooks(parts: WebhookParts): void {
   registerWebhookController(parts.hooks);
-  const outbox = new DeliveryOutbox(parts);
+  const outbox = deliveryOutbox(parts);
   parts.jobs.addSource(outbox);
   registerWebhookRecorder(parts.hooks, outbox, new WebhookCache());
   registerDeliveryJob(parts);

@@ -2,9 +2,8 @@ import type { DocEvent, HookRegistry } from '../documents/hooks.js';
 import { hashName } from '../documents/naming/hash-name.js';
 import type { Doc } from '../meta/doctype.js';
 import { newJobName } from '../jobs/job-name.js';
-import type { DeliveryOutbox } from './delivery-outbox.js';
+import type { DeliveryOutbox, OutboxEntry } from './delivery-outbox.js';
 import { WEBHOOK, WEBHOOK_REQUEST_LOG } from './doctypes/index.js';
-import { rewriteEntry, writeEntry, type OutboxEntry } from './outbox-store.js';
 import type { WebhookCache, WebhookDef } from './webhook-cache.js';
 
 /** The reference's webhook events (docs/webhooks.md "The Webhook DocType"). */
@@ -46,7 +45,7 @@ export function registerWebhookRecorder(hooks: HookRegistry, outbox: DeliveryOut
       let seen = pending.get(ctx.unit);
       for (const hook of webhooks) {
         if (!matches(hook, doc)) continue;
-        // Written as JSON at once (writeEntry), so later changes to `doc` in the unit do not reach it.
+        // Written as JSON at once (outbox.write), so later changes to `doc` in the unit do not reach it.
         const snapshot = doc as Doc;
         if (!seen) {
           seen = new Map();
@@ -56,7 +55,7 @@ export function registerWebhookRecorder(hooks: HookRegistry, outbox: DeliveryOut
         const earlier = seen.get(key);
         if (earlier) {
           const entry = { ...earlier.entry, event, doc: snapshot };
-          await rewriteEntry(ctx.q, ctx.dialect, earlier.row, entry);
+          await outbox.rewrite(ctx.q, earlier.row, entry);
           seen.set(key, { row: earlier.row, entry });
           continue;
         }
@@ -76,9 +75,8 @@ export function registerWebhookRecorder(hooks: HookRegistry, outbox: DeliveryOut
           queue: hook.queue && QUEUE.test(hook.queue) ? hook.queue : undefined,
           doc: snapshot,
         };
-        const row = await writeEntry(ctx.q, ctx.dialect, entry);
-        // Registered with each row: a savepoint that rolls back forgets what was registered inside it.
-        ctx.unit.afterCommit(() => outbox.nudge());
+        // Asks for a batch once the unit committed.
+        const row = await outbox.write(ctx, entry);
         seen.set(key, { row, entry });
         // A savepoint that rolls back (one item of bulk_update) takes the row with it.
         const matched = seen;

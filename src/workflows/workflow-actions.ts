@@ -185,7 +185,7 @@ export interface WorkflowActionDeps {
 
 /** Where the entries go: the outbox, written in the document's transaction. */
 export interface WorkflowActionRecorder {
-  write(ctx: DocContext, entry: WorkflowActionEntry): Promise<void>;
+  write(ctx: DocContext, entry: WorkflowActionEntry): Promise<unknown>;
 }
 
 /** Keeps the Workflow Actions of every document under an active workflow, and their read rules. */

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../../src/http/app.js';
+import { newJobName } from '../../src/jobs/job-name.js';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { openSite } from '../../src/site/open-site.js';
 import type { Site } from '../../src/site/site.js';
@@ -13,7 +14,8 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 /*
  * The webhook outbox (docs/webhooks.md "How a change becomes a request"): a match writes one outbox
  * row in the document's transaction; after the commit a batch turns it into a Webhook Request Log
- * and a delivery job; a sweep finds the rows of a process killed before its batch ran.
+ * and a delivery job; a sweep finds the rows of a process killed before its batch ran; an entry
+ * that fails even alone is set aside, so it cannot hold back the ones after it.
  */
 for (const dialect of testDialects()) {
   describe(`webhook outbox (${dialect.name})`, () => {
@@ -142,6 +144,64 @@ for (const dialect of testDialects()) {
         assert.equal(await outboxRows(), 0);
       } finally {
         await app.close().catch(() => {});
+      }
+    });
+
+    test('an outbox entry that fails every time is set aside and reported; the entries after it are delivered', async () => {
+      const first = await t.request({ method: 'POST', url: '/api/resource/ToDo', body: { description: 'delivered first' } });
+      await t.site.jobs.flushSources();
+      await worker.runDue();
+      const [log] = await logsOf(first.json().data.name);
+      // A row as an earlier fw wrote it (named by UUID version 7), for a log that exists already:
+      // writing that log again fails in every batch that takes the row.
+      const entry = {
+        log: log.name,
+        webhookId: `msg_${newJobName()}`,
+        at: Date.now() - 1000,
+        webhook: log.webhook,
+        doctype: 'ToDo',
+        docname: log.reference_document,
+        event: 'after_insert',
+        user: 'Administrator',
+        url: log.url,
+        method: 'POST',
+        doc: { name: log.reference_document, description: 'poison' },
+      };
+      const { db } = t.site;
+      await db.transaction((q) =>
+        q.run(
+          db.dialect.builder
+            .insertInto(OUTBOX_TABLE)
+            .values({ name: newJobName(entry.at), entry: JSON.stringify(entry) })
+            .compile(),
+        ),
+      );
+      const reported: { err?: unknown }[] = [];
+      const logger = t.site.logger;
+      t.site.logger = { error: (obj: object) => reported.push(obj) };
+      try {
+        const before = receiver.received.length;
+        const res = await t.request({ method: 'POST', url: '/api/resource/ToDo', body: { description: 'after the poison' } });
+        assert.equal(res.statusCode, 200, res.body);
+        await t.site.jobs.flushSources();
+        assert.equal(await outboxRows(), 0, 'the failing row was set aside, not left to fail the next batch');
+        const messages = reported.map((r) => String((r.err as Error | undefined)?.message));
+        assert.ok(
+          messages.some((m) => m.includes('set aside') && m.includes(log.name)),
+          `the row set aside is reported with what it held: ${JSON.stringify(messages)}`,
+        );
+        const [later] = await logsOf(res.json().data.name);
+        assert.equal(later?.status, 'Pending', 'the later entry got its log');
+        await worker.runDue();
+        const [sent] = await logsOf(res.json().data.name);
+        assert.deepEqual(bodiesSince(before), [{ text: 'after the poison' }], `the later log: ${sent?.status} ${sent?.error}`);
+        assert.deepEqual(
+          (await logsOf(first.json().data.name)).map((l) => l.status),
+          ['Delivered'],
+          'the existing log was not touched',
+        );
+      } finally {
+        t.site.logger = logger;
       }
     });
 
