@@ -98,7 +98,15 @@ function walk(value: unknown, param: string, budget: Budget): void {
  */
 export function assertBoundedArgs(raw: Readonly<Record<string, unknown>>): void {
   const budget: Budget = { nodes: 0, chars: 0 };
-  for (const [param, value] of Object.entries(raw)) walk(value, param, budget);
+  for (const param in raw) {
+    if (!Object.hasOwn(raw, param)) continue;
+    const value = raw[param];
+    // A query string's arguments are all strings: counted as walk counts them, without its stack.
+    if (typeof value === 'string') {
+      budget.chars += value.length;
+      if (budget.chars > MAX_ARG_CHARS) throw new DataError(`The list arguments are too long (more than ${MAX_ARG_CHARS} characters)`);
+    } else walk(value, param, budget);
+  }
 }
 
 /** {@link assertBoundedArgs} for one value decoded from JSON text (which may hide any depth). */
