@@ -9,7 +9,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
- * The young generation (both semi-spaces) grows to this and no further: 8 MB by default, or
+ * The young generation (both semi-spaces) grows to this and no further: 4 MB by default, or
  * FW_YOUNG_GENERATION_MB (1 to 32). Too small, and each scavenge copies the objects of every
  * request still in flight (their answers not yet written) for little garbage freed; by default it
  * grows to 32 MB, which a server's resident memory pays for in full.
@@ -18,7 +18,7 @@ const YOUNG_GENERATION_BYTES = youngGenerationMb() * 1024 * 1024;
 
 function youngGenerationMb() {
   const given = Number(process.env.FW_YOUNG_GENERATION_MB);
-  return Number.isInteger(given) && given >= 1 && given <= 32 ? given : 8;
+  return Number.isInteger(given) && given >= 1 && given <= 32 ? given : 4;
 }
 
 /**
