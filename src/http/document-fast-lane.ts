@@ -71,10 +71,23 @@ export function documentFastLane(site: Site, state: FastLaneState, fastify: Node
     } catch {
       return fastify(req, res);
     }
-    const settle = (ready: object | undefined) => (ready === undefined ? fastify(req, res) : send(state, res, route.pattern, ready, started));
+    const settle = (ready: object | undefined) => {
+      const json = ready === undefined ? undefined : serialized(ready);
+      if (json === undefined) return fastify(req, res);
+      send(state, res, route.pattern, json, started);
+    };
     if (!(body instanceof Promise)) return settle(body);
     body.then(settle, () => fastify(req, res));
   };
+}
+
+/** The body as JSON text, or undefined when it cannot be (the route then answers as it would). */
+function serialized(body: object): string | undefined {
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A request the lane takes: its route pattern (for /metrics) and the read that answers it. */
@@ -133,8 +146,7 @@ function answer(site: Site, state: FastLaneState, authorization: string, route: 
   return authenticated instanceof Promise ? authenticated.then(read) : read(authenticated);
 }
 
-function send(state: FastLaneState, res: ServerResponse, pattern: string, body: object, started: number): void {
-  const json = JSON.stringify(body);
+function send(state: FastLaneState, res: ServerResponse, pattern: string, json: string, started: number): void {
   // Names and values in one flat list: Node writes them out as they are, keeping no header table.
   res.writeHead(200, [...FIXED_HEADERS, 'content-length', String(Buffer.byteLength(json))]);
   res.end(json);

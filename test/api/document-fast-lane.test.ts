@@ -105,10 +105,15 @@ for (const dialect of testDialects()) {
       });
 
       test('a token GET of a list page: answered with the rows the user may read, counted under its route pattern', async () => {
-        const res = await send(origin, 'GET', `/api/resource/ToDo?fields=${encodeURIComponent('["name","description"]')}&limit_page_length=20`, { authorization: clerk.auth });
+        const res = await send(origin, 'GET', `/api/resource/ToDo?fields=${encodeURIComponent('["name","description"]')}&limit_page_length=20`, {
+          authorization: clerk.auth,
+        });
         assert.equal(res.statusCode, 200, res.body);
         const rows = (JSON.parse(res.body) as { data: Array<{ name: string }> }).data;
-        assert.deepEqual(rows.map((r) => r.name), [own]);
+        assert.deepEqual(
+          rows.map((r) => r.name),
+          [own],
+        );
         assert.ok(!res.body.includes('secret-0451'), 'another user’s ToDo is not in the page');
         assert.deepEqual(counted.at(-1), ['/api/resource/:doctype', 200]);
         assert.deepEqual(handed, []);
@@ -120,7 +125,10 @@ for (const dialect of testDialects()) {
         ['a trailing slash', () => ['GET', `/api/resource/ToDo/${own}/`, { authorization: clerk.auth }]],
         ['a session cookie beside the token', () => ['GET', `/api/resource/ToDo/${own}`, { authorization: clerk.auth, cookie: 'sid=x' }]],
         ['an Origin (CORS answers)', () => ['GET', `/api/resource/ToDo/${own}`, { authorization: clerk.auth, origin: 'https://elsewhere.example' }]],
-        ['a body', () => ['GET', `/api/resource/ToDo/${own}`, { authorization: clerk.auth, 'content-type': 'application/json', 'content-length': '7' }, '{"a":1}']],
+        [
+          'a body',
+          () => ['GET', `/api/resource/ToDo/${own}`, { authorization: clerk.auth, 'content-type': 'application/json', 'content-length': '7' }, '{"a":1}'],
+        ],
         ['a chunked body', () => ['GET', `/api/resource/ToDo/${own}`, { authorization: clerk.auth, 'transfer-encoding': 'chunked' }, '{"a":1}']],
         ['HEAD', () => ['HEAD', `/api/resource/ToDo/${own}`, { authorization: clerk.auth }]],
         ['PUT', () => ['PUT', `/api/resource/ToDo/${own}`, { authorization: clerk.auth }]],
@@ -128,8 +136,14 @@ for (const dialect of testDialects()) {
         ['a list of every row (streamed by the route)', () => ['GET', '/api/resource/ToDo?limit_page_length=0', { authorization: clerk.auth }]],
         ['a list with expand', () => ['GET', '/api/resource/ToDo?expand=%5B%22allocated_to%22%5D', { authorization: clerk.auth }]],
         ['a list with a sid argument', () => ['GET', '/api/resource/ToDo?sid=abc', { authorization: clerk.auth }]],
-        ['a list argument nested too deep', () => ['GET', `/api/resource/ToDo?filters=${encodeURIComponent('['.repeat(80) + ']'.repeat(80))}`, { authorization: clerk.auth }]],
-        ['a list with a bad filter', () => ['GET', `/api/resource/ToDo?filters=${encodeURIComponent('[["no_such_field","=","x"]]')}`, { authorization: clerk.auth }]],
+        [
+          'a list argument nested too deep',
+          () => ['GET', `/api/resource/ToDo?filters=${encodeURIComponent('['.repeat(80) + ']'.repeat(80))}`, { authorization: clerk.auth }],
+        ],
+        [
+          'a list with a bad filter',
+          () => ['GET', `/api/resource/ToDo?filters=${encodeURIComponent('[["no_such_field","=","x"]]')}`, { authorization: clerk.auth }],
+        ],
         ['no credentials', () => ['GET', `/api/resource/ToDo/${own}`, {}]],
         ['Basic credentials', () => ['GET', `/api/resource/ToDo/${own}`, { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }]],
         ['a wrong secret', () => ['GET', `/api/resource/ToDo/${own}`, { authorization: `${clerk.auth}0` }]],
@@ -182,10 +196,14 @@ for (const dialect of testDialects()) {
         assert.equal(lane.statusCode, 200, lane.body);
         assert.equal(lane.body, routed.body);
         assert.deepEqual(lane.rawHeaderNames, routed.rawHeaderNames);
-        const bad = await send(appOrigin, 'GET', `/api/resource/ToDo?filters=${encodeURIComponent('[["no_such_field","=","x"]]')}`, { authorization: clerk.auth });
+        const bad = await send(appOrigin, 'GET', `/api/resource/ToDo?filters=${encodeURIComponent('[["no_such_field","=","x"]]')}`, {
+          authorization: clerk.auth,
+        });
         assert.ok(bad.statusCode >= 400 && bad.statusCode < 500, bad.body);
         assert.ok('exc_type' in JSON.parse(bad.body), bad.body);
-        const deep = await send(appOrigin, 'GET', `/api/resource/ToDo?filters=${encodeURIComponent('['.repeat(80) + ']'.repeat(80))}`, { authorization: clerk.auth });
+        const deep = await send(appOrigin, 'GET', `/api/resource/ToDo?filters=${encodeURIComponent('['.repeat(80) + ']'.repeat(80))}`, {
+          authorization: clerk.auth,
+        });
         assertV1Error(deep, 400, 'NestingDepthExceeded');
       });
 
@@ -200,7 +218,15 @@ for (const dialect of testDialects()) {
       test('a lane answer is counted in /metrics under the route pattern', async () => {
         const count = async () => {
           const res = await send(appOrigin, 'GET', '/metrics', { authorization: t.adminAuth });
-          const line = res.body.split('\n').find((l) => l.startsWith('fw_http_requests_total{') && l.includes('route="/api/resource/:doctype/:name"') && l.includes('status="200"') && l.includes('method="GET"'));
+          const line = res.body
+            .split('\n')
+            .find(
+              (l) =>
+                l.startsWith('fw_http_requests_total{') &&
+                l.includes('route="/api/resource/:doctype/:name"') &&
+                l.includes('status="200"') &&
+                l.includes('method="GET"'),
+            );
           return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
         };
         const before = await count();
