@@ -3,6 +3,7 @@ import type { MaybePromise } from '../async/maybe-promise.js';
 import type { Site } from '../site/site.js';
 import { deepArgument } from './nesting-guard.js';
 import { parseQueryString } from './query-string.js';
+import { firstValues } from './request-args.js';
 import { contextOf, type RequestContext } from './request-context.js';
 import { documentBody, listPage } from './routes/resource-handlers.js';
 import { securityHeaderPairs } from './security-headers.js';
@@ -119,20 +120,14 @@ function laneRoute(site: Site, state: FastLaneState, req: IncomingMessage): Lane
 }
 
 /**
- * A list's arguments as the route reads them without a body (request-args.ts: each key's first
- * value), or undefined when the route must judge them: an argument the lane leaves to it, or one
- * the nesting guard refuses.
+ * A list's arguments as the route reads them without a body (request-args.ts), or undefined when
+ * the route must judge them: an argument the lane leaves to it, or one the nesting guard refuses.
  */
 function listArguments(query: string): Record<string, unknown> | undefined {
   const parsed = parseQueryString(query);
   if (deepArgument(parsed, 'query') !== undefined) return undefined;
-  const args: Record<string, unknown> = {};
-  for (const key in parsed) {
-    if (ROUTE_ONLY_ARGUMENTS.includes(key)) return undefined;
-    const value = parsed[key];
-    args[key] = Array.isArray(value) ? value[0] : value;
-  }
-  return args;
+  if (ROUTE_ONLY_ARGUMENTS.some((key) => key in parsed)) return undefined;
+  return firstValues(parsed);
 }
 
 /** The token's principal, then the read; throws (or rejects) whatever the route would answer with. */

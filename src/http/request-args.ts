@@ -8,7 +8,7 @@ function hasJsonBody(req: FastifyRequest): boolean {
 }
 
 /** The first value of each query key (a repeated key keeps its first value, as the reference does). */
-function firstValues(source: unknown): Record<string, unknown> {
+export function firstValues(source: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (source === null || typeof source !== 'object') return out;
   for (const [k, v] of Object.entries(source as Record<string, unknown>)) out[k] = Array.isArray(v) ? v[0] : v;
