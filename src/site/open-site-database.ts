@@ -74,6 +74,7 @@ export async function openSiteDatabase(dir: string, options: OpenSiteDatabaseOpt
     // Never 0: both drivers read 0 as "wait for ever".
     connectionTimeoutMs: Math.max(1, Math.round(config.db_connect_timeout * 1000)),
     statementTimeoutMs: options.statementTimeoutMs ?? Math.max(1, Math.round(config.db_statement_timeout * 1000)),
+    preparedStatements: config.db_prepared_statements,
     readOnly: options.readOnly,
     snapshotDir: options.snapshotDir,
   });

@@ -30,6 +30,8 @@ export interface SiteConfig {
   readonly db_connect_timeout: number;
   /** PostgreSQL: seconds one statement may run before the server cancels it (503). */
   readonly db_statement_timeout: number;
+  /** PostgreSQL: keep hot statements prepared by name on each connection (off behind a pooler that cannot). */
+  readonly db_prepared_statements: boolean;
   readonly apps: readonly string[];
   /**
    * Which reverse proxies in front of fw may be believed about the client (X-Forwarded-For,
@@ -121,6 +123,7 @@ export const DEFAULT_CONFIG: Omit<SiteConfig, 'db_url' | 'encryption_key'> = {
   db_pool_size: 10,
   db_connect_timeout: 5,
   db_statement_timeout: 30,
+  db_prepared_statements: true,
   apps: [],
   trust_proxy: false,
   deny_multiple_sessions: false,
@@ -215,6 +218,9 @@ export async function loadSiteConfig(file: string, options: LoadSiteConfigOption
       'db_statement_timeout',
       'a positive number of seconds',
       DEFAULT_CONFIG.db_statement_timeout,
+    ),
+    db_prepared_statements: Boolean(
+      expect(raw.db_prepared_statements, isBoolean, 'db_prepared_statements', 'true or false', DEFAULT_CONFIG.db_prepared_statements),
     ),
     apps: expect(raw.apps, (v) => Array.isArray(v) && v.every((a) => typeof a === 'string'), 'apps', 'a list of module paths', DEFAULT_CONFIG.apps),
     trust_proxy: parseTrustProxy(raw.trust_proxy),

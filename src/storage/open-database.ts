@@ -11,6 +11,8 @@ export interface OpenDatabaseOptions {
   readonly connectionTimeoutMs?: number;
   /** PostgreSQL: server-side limit on one statement (default 30 s); raise it for long migrations. */
   readonly statementTimeoutMs?: number;
+  /** PostgreSQL: keep hot statements prepared by name (default true; off behind a pooler that cannot). */
+  readonly preparedStatements?: boolean;
   /** SQLite: open every connection read-only (a backup); PostgreSQL ignores it. */
   readonly readOnly?: boolean;
   /** With readOnly: a writable folder for a copy, when the file cannot be opened in place (read-only-open.ts). */

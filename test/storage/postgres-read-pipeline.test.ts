@@ -6,6 +6,7 @@ import { PostgresConnection, type PgClient } from '../../src/storage/postgres/po
 import { PostgresDatabase } from '../../src/storage/postgres/postgres-database.js';
 import { postgresTypeParsers } from '../../src/storage/postgres/postgres-type-parsers.js';
 import { RowDecoders } from '../../src/storage/postgres/row-decoders.js';
+import { PreparedStatements } from '../../src/storage/postgres/prepared-statements.js';
 import { PipelineError, StatementPipeline } from '../../src/storage/postgres/statement-pipeline.js';
 import { testDialects, type DialectCase } from '../helpers/dialects.js';
 
@@ -88,6 +89,76 @@ describe('PostgreSQL statement pipelines and deferred checks', { skip: postgres 
     // The messages up to the Sync were one implicit transaction: the insert before the error went too.
     const { rows } = await client.query('select count(*)::int as n from "tabPiped"');
     assert.equal(rows[0].n, 0);
+  });
+
+  test('with prepared statements, a text is parsed once per connection under a name and then only bound', async () => {
+    const prepared = new PreparedStatements();
+    const steps = [
+      { text: 'select $1::text as a', values: ['x'] },
+      { text: 'select $1::int8 + 1 as b', values: [1] },
+    ];
+    for (let i = 0; i < 3; i++) {
+      const results = await StatementPipeline.run(client, steps, decoders, prepared);
+      assert.deepEqual(
+        results.map((r) => r.rows),
+        [[{ a: 'x' }], [{ b: 2 }]],
+      );
+    }
+    const { rows } = await client.query('select statement from pg_prepared_statements order by name');
+    assert.deepEqual(
+      rows.map((r: { statement: string }) => r.statement),
+      steps.map((s) => s.text),
+    );
+  });
+
+  test('a prepared statement that failed is parsed again under a new name, and past 100 the oldest are closed', async () => {
+    const prepared = new PreparedStatements();
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const divide = { text: 'select 1 / $1::int as q', values: [0] };
+      await assert.rejects(StatementPipeline.run(other, [divide], decoders, prepared), PipelineError);
+      const [again] = await StatementPipeline.run(other, [{ ...divide, values: [1] }], decoders, prepared);
+      assert.deepEqual(again.rows, [{ q: 1 }]);
+      for (let i = 0; i < 105; i++) await StatementPipeline.run(other, [{ text: `select ${i} as n`, values: [] }], decoders, prepared);
+      await StatementPipeline.run(other, [{ text: 'select 1 as last', values: [] }], decoders, prepared);
+      const { rows } = await other.query('select count(*)::int as n from pg_prepared_statements');
+      assert.ok(rows[0].n <= 100, `${rows[0].n} statements kept`);
+    } finally {
+      await other.end();
+    }
+  });
+
+  test('a read unit whose prepared statement changed columns (a DocType change) is read again with the new ones', async () => {
+    const single = new PostgresDatabase({ connectionString: url, poolSize: 1 });
+    try {
+      await client.query(`create table "tabReshaped" (name text primary key); insert into "tabReshaped" values ('a')`);
+      const read = () =>
+        single.read((q) => {
+          q.deferCheck?.(stmt("select 'v' as value"), () => true);
+          return q.all(stmt('select * from "tabReshaped" where name = $1', ['a']));
+        });
+      for (let i = 0; i < 3; i++) assert.deepEqual(await read(), [{ name: 'a' }]);
+      await client.query(`alter table "tabReshaped" add column n int8 default 7`);
+      assert.deepEqual(await read(), [{ name: 'a', n: 7 }]);
+      await client.query(`alter table "tabReshaped" drop column n, add column n text default '08'`);
+      assert.deepEqual(await read(), [{ name: 'a', n: '08' }]);
+    } finally {
+      await single.close();
+    }
+  });
+
+  test('with prepared statements off, nothing stays prepared on the server', async () => {
+    const unprepared = new PostgresDatabase({ connectionString: url, poolSize: 1, preparedStatements: false });
+    try {
+      const rows = await unprepared.read(async (q) => {
+        await q.all(stmt('select $1::text as v', ['a']));
+        return q.all(stmt('select count(*)::int as n from pg_prepared_statements'));
+      });
+      assert.deepEqual(rows, [{ n: 0 }]);
+    } finally {
+      await unprepared.close();
+    }
   });
 
   test('a deferred check found current lets the unit read, in the snapshot it began', async () => {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { StaleCheck, type DeferredCheck, type Queryable, type Row, type SqlStatement } from '../database.js';
 import { isConnectionFailure, translatePostgresError } from './postgres-errors.js';
+import type { PreparedStatements } from './prepared-statements.js';
 import type { RowDecoders } from './row-decoders.js';
 import { PipelineError, StatementPipeline, type PgResult, type PipelinedStatement } from './statement-pipeline.js';
 
@@ -59,14 +60,17 @@ export class PostgresConnection implements Queryable {
   /** The previous user's read transaction is still open: the first message commits it (see DeferredCommits). */
   #commitFirst: boolean;
   readonly #decoders: RowDecoders;
+  /** Where a unit's first message keeps its statements prepared by name; none: parsed every time. */
+  readonly #prepared: PreparedStatements | undefined;
   /** The check the unit's first statement carries, then its verdict. */
   #check: PendingCheck | undefined;
 
-  constructor(client: PgClient, mode: ConnectionMode, options: { commitFirst: boolean; decoders: RowDecoders }) {
+  constructor(client: PgClient, mode: ConnectionMode, options: { commitFirst: boolean; decoders: RowDecoders; prepared?: PreparedStatements }) {
     this.#client = client;
     this.#mode = mode;
     this.#commitFirst = options.commitFirst;
     this.#decoders = options.decoders;
+    this.#prepared = options.prepared;
   }
 
   /** True when the connection must not go back to the pool: it failed, or a cursor was abandoned open. */
@@ -161,30 +165,40 @@ export class PostgresConnection implements Queryable {
    */
   async #begin(statement: PipelinedStatement | undefined): Promise<PgResult> {
     const check = this.#check;
-    const steps: PipelinedStatement[] = this.#commitFirst ? [{ text: 'COMMIT', values: [] }] : [];
+    const first: PipelinedStatement[] = this.#commitFirst ? [{ text: 'COMMIT', values: [] }] : [];
     this.#commitFirst = false;
-    steps.push({ text: BEGIN[this.#mode === 'read' ? 'read' : 'transaction'], values: [] });
-    const checkAt = steps.length;
-    if (check) steps.push({ text: check.statement.sql, values: bindable(check.statement.parameters) });
-    if (statement) steps.push(statement);
-    let results: readonly PgResult[];
-    let failure: unknown;
-    try {
-      results = await StatementPipeline.run(this.#client, steps, this.#decoders);
-    } catch (err) {
-      if (!(err instanceof PipelineError)) throw err;
-      results = err.completed;
-      failure = err.failure;
-    }
-    if (check && results.length > checkAt) {
+    const unit: PipelinedStatement[] = [{ text: BEGIN[this.#mode === 'read' ? 'read' : 'transaction'], values: [] }];
+    if (check) unit.push({ text: check.statement.sql, values: bindable(check.statement.parameters) });
+    if (statement) unit.push(statement);
+    const judge = (results: readonly PgResult[], checkAt: number) => {
+      if (!check || results.length <= checkAt) return;
       check.verdict = check.isCurrent(results[checkAt].rows);
       if (!check.verdict) throw new StaleCheck();
+    };
+    let outcome = await this.#pipeline([...first, ...unit]);
+    judge(outcome.results, first.length + 1);
+    if (outcome.stalePlan) {
+      // A statement prepared before a schema change (docs/benchmarks.md "Prepared statements on
+      // PostgreSQL"): nothing of the unit ran, so once more, parsed afresh, after the failed BEGIN.
+      outcome = await this.#pipeline([{ text: 'ROLLBACK', values: [] }, ...unit]);
+      judge(outcome.results, 2);
     }
+    const { results, failure } = outcome;
     if (failure !== undefined) {
       if (isConnectionFailure(failure)) this.#broken = this.#lostAtBegin = true;
       throw translatePostgresError(failure);
     }
     return results[results.length - 1];
+  }
+
+  /** Runs a pipeline with the pool's prepared statements: its results, or those before its failure and the failure. */
+  async #pipeline(steps: readonly PipelinedStatement[]): Promise<{ results: readonly PgResult[]; failure?: unknown; stalePlan?: boolean }> {
+    try {
+      return { results: await StatementPipeline.run(this.#client, steps, this.#decoders, this.#prepared) };
+    } catch (err) {
+      if (!(err instanceof PipelineError)) throw err;
+      return { results: err.completed, failure: err.failure, stalePlan: err.stalePlan };
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import type { BackupProgress, BroadcastChannel, Database, PoolStats, Queryable, 
 import { PostgresBroadcast } from './postgres-broadcast.js';
 import { pgDump, pgRestore } from './pg-tools.js';
 import { DeferredCommits } from './deferred-commits.js';
+import { PreparedStatements } from './prepared-statements.js';
 import { RowDecoders } from './row-decoders.js';
 import { PostgresConnection, type ConnectionMode, type PgClient } from './postgres-connection.js';
 import { PostgresDialect } from './postgres-dialect.js';
@@ -32,6 +33,8 @@ export interface PostgresDatabaseOptions {
   readonly connectionTimeoutMs?: number;
   /** Server-side limit on one statement; default 30 s. */
   readonly statementTimeoutMs?: number;
+  /** Keep hot statements prepared by name on each connection (default true); off for a pooler that cannot. */
+  readonly preparedStatements?: boolean;
 }
 
 const DEFAULTS = { poolSize: 10, connectionTimeoutMs: 5_000, statementTimeoutMs: 30_000 };
@@ -68,10 +71,12 @@ export class PostgresDatabase implements Database {
   /** Read back as SQLite returns values; shared by the pool's queries and the units' first messages. */
   readonly #types = postgresTypeParsers();
   readonly #decoders = new RowDecoders(this.#types);
+  readonly #prepared: PreparedStatements | undefined;
   #closed = false;
 
   constructor(options: PostgresDatabaseOptions) {
     this.#connectionString = options.connectionString;
+    this.#prepared = options.preparedStatements === false ? undefined : new PreparedStatements();
     const statementTimeout = options.statementTimeoutMs ?? DEFAULTS.statementTimeoutMs;
     const pool = new pg.Pool({
       connectionString: options.connectionString,
@@ -107,7 +112,8 @@ export class PostgresDatabase implements Database {
     if (this.#closed) throw new ServiceUnavailableError('The database is closed');
     try {
       const client = await this.#pool.connect();
-      return { client, conn: new PostgresConnection(client, mode, { commitFirst: this.#deferredCommits.take(client), decoders: this.#decoders }) };
+      const options = { commitFirst: this.#deferredCommits.take(client), decoders: this.#decoders, prepared: this.#prepared };
+      return { client, conn: new PostgresConnection(client, mode, options) };
     } catch (err) {
       // Whatever stops us getting a connection (refused, timed out, bad credentials after a password
       // rotation, too many clients) means the site cannot serve this request now.

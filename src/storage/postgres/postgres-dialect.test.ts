@@ -27,4 +27,10 @@ describe('PostgreSQL dialect', () => {
     assert.equal(q.sql, 'select "name" from "tabToDo" where "status" = $1');
     assert.deepEqual(q.parameters, ['Open']);
   });
+
+  test('a whole-number LIMIT and OFFSET are written as literals, so a prepared statement plans with them', () => {
+    const q = dialect.builder.selectFrom('tabToDo').select('name').where('status', '=', 'Open').orderBy('modified', 'desc').limit(20).offset(40).compile();
+    assert.equal(q.sql, 'select "name" from "tabToDo" where "status" = $1 order by "modified" desc limit 20 offset 40');
+    assert.deepEqual(q.parameters, ['Open']);
+  });
 });
