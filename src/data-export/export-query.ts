@@ -31,8 +31,9 @@ export async function exportQuery({ ctx, args, http }: MethodCall): Promise<unde
   // Read before anything is sent, so a statement that fails still answers as JSON.
   const first = await rows.next();
   const lines = exportLines(first, rows, columns);
-  const body: Readable = request.format === 'CSV' ? csvExport(columns, lines, request.delimiter) : xlsxExport(columns, lines, request.title);
+  let body: Readable | undefined;
   try {
+    body = request.format === 'CSV' ? csvExport(columns, lines, request.delimiter) : await xlsxExport(columns, lines, request.title);
     await http.sendDownload({
       fileName: `${request.title}.${request.format === 'CSV' ? 'csv' : 'xlsx'}`,
       contentType: request.format === 'CSV' ? 'text/csv; charset=utf-8' : XLSX_TYPE,
@@ -40,7 +41,7 @@ export async function exportQuery({ ctx, args, http }: MethodCall): Promise<unde
     });
   } finally {
     // A client that left mid-file: the cursor closes here, inside its unit of work.
-    body.destroy();
+    body?.destroy();
     await lines.return(undefined);
   }
   return undefined;

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { ZipArchive } from 'archiver';
 import type { CellKind, ExportColumn } from './export-columns.js';
 import type { ExportLine } from './export-rows.js';
 import { SERIAL_HEADING } from './csv-export.js';
@@ -29,9 +28,11 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\
  * arrive, numbers as numbers, dates and datetimes as date serials with a date format, text as
  * inline strings (never formulas, so text starting with `=` stays text). The sheet is a stream the
  * zip pulls from only as fast as the response drains, so memory stays flat however many rows
- * there are. (exceljs's WorkbookWriter buffers without bound; see docs/import-export.md.)
+ * there are. (exceljs's WorkbookWriter buffers without bound; see docs/import-export.md.) archiver
+ * is imported by the first XLSX export (docs/benchmarks.md "Modules loaded on first use").
  */
-export function xlsxExport(columns: readonly ExportColumn[], lines: AsyncIterable<ExportLine>, title: string): Readable {
+export async function xlsxExport(columns: readonly ExportColumn[], lines: AsyncIterable<ExportLine>, title: string): Promise<Readable> {
+  const { ZipArchive } = await import('archiver');
   const zip = new ZipArchive({ zlib: { level: 6 } });
   const sheet = Readable.from(sheetXml(columns, lines), { objectMode: false });
   // A failing cursor aborts the file (the client sees a cut connection, never a short file that looks whole).

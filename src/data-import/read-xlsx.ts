@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { ValidationError } from '../errors/index.js';
 import type { Cell, SourceRow } from './cells.js';
 
@@ -23,6 +22,8 @@ function toCell(value: unknown): Cell {
  * and styles are kept, so a cell formatted as a date arrives as a Date).
  */
 export async function* xlsxRows(open: () => Promise<Readable>): AsyncGenerator<SourceRow> {
+  // Imported by the first Excel import: about 7 MB of heap (docs/benchmarks.md "Modules loaded on first use").
+  const { default: ExcelJS } = await import('exceljs');
   const input = await open();
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',

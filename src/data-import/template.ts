@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { stringify } from 'csv-stringify/sync';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
@@ -98,6 +97,8 @@ export async function importTemplate(ctx: DocContext, documents: DocumentService
     for (const doc of await templateDocuments(ctx, documents, meta, request)) rows.push(...documentRows(doc, columns));
   }
   if (request.fileType === 'Excel') {
+    // exceljs is imported by the first Excel template or import (docs/benchmarks.md "Modules loaded on first use").
+    const { default: ExcelJS } = await import('exceljs');
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet(meta.name.slice(0, 31).replace(/[\\/?*[\]:]/g, '_'));
     for (const row of rows) sheet.addRow(row);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import { htmlToText } from './html-text.js';
 
 /** One attachment, already read. */
@@ -36,6 +35,8 @@ export interface BuiltMessage {
  * recipients never appear in it; they are only in the envelope.
  */
 export async function composeMessage(parts: MessageParts): Promise<BuiltMessage> {
+  // Imported by the first mail, as smtp-send.ts imports nodemailer (docs/benchmarks.md "Modules loaded on first use").
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
   const messageId = `<${randomBytes(16).toString('hex')}@${parts.domain}>`;
   const composer = new MailComposer({
     from: parts.from.name ? { name: parts.from.name, address: parts.from.address } : parts.from.address,

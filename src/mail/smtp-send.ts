@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import { createTransport } from 'nodemailer';
 import { explainSmtpError, type SmtpFailure } from './smtp-failure.js';
 import type { SmtpSettings } from './smtp-settings.js';
 
@@ -23,6 +22,16 @@ const SOCKET_MS = 60_000;
 
 /** How long a pooled connection set outlives its last message. */
 const POOL_IDLE_MS = 2_000;
+
+/**
+ * nodemailer, imported by the first send: about 3 MB of heap that a server which sends no mail
+ * would keep for nothing (docs/benchmarks.md "Modules loaded on first use").
+ */
+let createTransport: typeof import('nodemailer').createTransport;
+
+async function loadNodemailer(): Promise<void> {
+  createTransport ??= (await import('nodemailer')).createTransport;
+}
 
 /** An SMTP transport for `settings` (docs/mail.md "Email Account"); `pool` keeps connections open for the next messages. */
 function transportFor(settings: SmtpSettings, pool: boolean) {
@@ -105,6 +114,7 @@ export async function sendRawMessage(
   raw: string | Buffer,
   options: { pooled?: boolean } = {},
 ): Promise<SmtpOutcome> {
+  await loadNodemailer();
   const pool = options.pooled ? poolFor(settings) : undefined;
   const transport = pool ? pool.transport : transportFor(settings, false);
   const server = `${settings.host}:${settings.port}`;

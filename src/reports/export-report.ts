@@ -51,7 +51,7 @@ export async function exportReport({ ctx, args, http }: MethodCall, documents: D
   const rows = visibleRows(answer.result, args.visible_idx);
   const columns: ExportColumn[] = answer.columns.map((c) => ({ field: c.fieldname, heading: c.label, kind: kindOf(c) }));
   const lines = linesOf(rows, answer.columns);
-  const body: Readable = request.format === 'CSV' ? csvExport(columns, lines, request.delimiter) : xlsxExport(columns, lines, request.title);
+  const body: Readable = request.format === 'CSV' ? csvExport(columns, lines, request.delimiter) : await xlsxExport(columns, lines, request.title);
   try {
     await http.sendDownload({
       fileName: `${request.title}.${request.format === 'CSV' ? 'csv' : 'xlsx'}`,

@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { AuthenticationError } from '../errors/index.js';
 import { discoveryUrl } from './provider-presets.js';
 import type { SocialLoginKey } from './social-login-key-row.js';
@@ -43,9 +43,9 @@ function refused(message: string): AuthenticationError {
  * fetched once per saved version of a key, not per login.
  */
 export class ProviderClients {
-  readonly #configs = new Map<string, Promise<oidc.Configuration>>();
+  readonly #configs = new Map<string, Promise<Oidc.Configuration>>();
 
-  configuration(key: SocialLoginKey, secret: string): Promise<oidc.Configuration> {
+  configuration(key: SocialLoginKey, secret: string): Promise<Oidc.Configuration> {
     const cacheKey = `${key.name}\u0000${key.modified}`;
     let config = this.#configs.get(cacheKey);
     if (!config) {
@@ -58,12 +58,21 @@ export class ProviderClients {
   }
 }
 
-async function buildConfiguration(key: SocialLoginKey, secret: string): Promise<oidc.Configuration> {
+/**
+ * openid-client, imported by the first social login (docs/benchmarks.md "Modules loaded on first use");
+ * later calls find it in the module cache.
+ */
+function openidClient(): Promise<typeof Oidc> {
+  return import('openid-client');
+}
+
+async function buildConfiguration(key: SocialLoginKey, secret: string): Promise<Oidc.Configuration> {
+  const oidc = await openidClient();
   const auth = secret === '' ? oidc.None() : oidc.ClientSecretPost(secret);
   if (key.protocol === 'oidc') {
     const where = discoveryUrl(key.baseUrl, key.openidConfiguration);
     const execute = isLoopbackHttp(where) ? [oidc.allowInsecureRequests] : [];
-    let config: oidc.Configuration;
+    let config: Oidc.Configuration;
     try {
       config = await oidc.discovery(new URL(where), key.clientId, undefined, auth, { execute });
     } catch (err) {
@@ -92,7 +101,8 @@ function errorText(err: unknown): string {
 }
 
 /** The provider's sign-in page for one login: PKCE S256, `state`, and (OpenID Connect) `nonce`. */
-export async function authorizationUrl(config: oidc.Configuration, key: SocialLoginKey, redirectUri: string, checks: CallbackChecks): Promise<string> {
+export async function authorizationUrl(config: Oidc.Configuration, key: SocialLoginKey, redirectUri: string, checks: CallbackChecks): Promise<string> {
+  const oidc = await openidClient();
   const params: Record<string, string> = {
     ...key.authParams,
     redirect_uri: redirectUri,
@@ -117,7 +127,8 @@ function str(value: unknown): string | undefined {
  * `exp` and `nonce` are checked by openid-client; the profile comes from its claims and userinfo.
  * OAuth 2: the profile comes from the key's API endpoint. Any failure is a 401 naming the cause.
  */
-export async function redeemCode(config: oidc.Configuration, key: SocialLoginKey, callbackUrl: URL, checks: CallbackChecks): Promise<ProviderIdentity> {
+export async function redeemCode(config: Oidc.Configuration, key: SocialLoginKey, callbackUrl: URL, checks: CallbackChecks): Promise<ProviderIdentity> {
+  const oidc = await openidClient();
   try {
     const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
       pkceCodeVerifier: checks.codeVerifier,
@@ -154,7 +165,8 @@ export async function redeemCode(config: oidc.Configuration, key: SocialLoginKey
 }
 
 /** The profile of a plain OAuth 2 provider; GitHub's verified primary address comes from /user/emails. */
-async function fetchProfile(config: oidc.Configuration, key: SocialLoginKey, accessToken: string): Promise<Record<string, unknown>> {
+async function fetchProfile(config: Oidc.Configuration, key: SocialLoginKey, accessToken: string): Promise<Record<string, unknown>> {
+  const oidc = await openidClient();
   const read = async (url: string): Promise<unknown> => {
     const answer = await oidc.fetchProtectedResource(config, accessToken, new URL(url), 'GET', undefined, new Headers({ accept: 'application/json' }));
     if (!answer.ok) throw refused(`The identity provider's profile endpoint answered ${answer.status}`);

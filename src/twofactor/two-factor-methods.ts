@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { LoginThrottle } from '../auth/login-throttle.js';
 import { ADMINISTRATOR_USER, BUILT_IN_USERS, loadPrincipal } from '../auth/principal.js';
 import { DoesNotExistError, PermissionError, SecurityException, TooManyRequestsError, ValidationError } from '../errors/index.js';
@@ -70,8 +69,9 @@ async function withCallerCode<T>(
   return result;
 }
 
-/** A TOTP image of `uri` as SVG text. */
-function qrSvg(uri: string): Promise<string> {
+/** A TOTP image of `uri` as SVG text; qrcode is imported by the first (docs/benchmarks.md "Modules loaded on first use"). */
+async function qrSvg(uri: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
 }
 
