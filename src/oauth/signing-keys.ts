@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import type { JWK } from 'jose';
 import { decryptSecret, encryptSecret } from '../auth/secret-cipher.js';
 import type { DocContext } from '../documents/doc-context.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { Doc } from '../meta/doctype.js';
 import { OAUTH_SIGNING_KEY } from './doctypes/index.js';
+
+/** jose loads with the first token signed (docs/benchmarks.md "Memory"). */
+const joseLibrary = () => import('jose');
 
 /** A signing key of the site. */
 interface SigningKey {
@@ -41,6 +44,7 @@ export class SigningKeys {
 
   /** Makes a new active key (in the caller's transaction). */
   async create(ctx: DocContext): Promise<string> {
+    const { exportJWK, generateKeyPair } = await joseLibrary();
     const { publicKey, privateKey } = await generateKeyPair('RS256', { modulusLength: 2048, extractable: true });
     const kid = randomUUID();
     const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
@@ -68,6 +72,7 @@ export class SigningKeys {
       await this.create(ctx);
       active = (await this.#all(ctx)).find((k) => k.status === 'Active') as SigningKey;
     }
+    const { importJWK, SignJWT } = await joseLibrary();
     const key = await importJWK(JSON.parse(decryptSecret(active.privateJwk, this.encryptionKey)) as JWK, 'RS256');
     return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: active.kid, typ: 'JWT' }).sign(key);
   }
@@ -76,7 +81,8 @@ export class SigningKeys {
    * Signs `claims` as an id_token with a client secret, HS256 (OpenID Connect Core 10.1: the
    * octets of the UTF-8 secret are the key); no `kid`, since the key is not in the JWKS.
    */
-  signWithSecret(claims: Record<string, unknown>, secret: string): Promise<string> {
+  async signWithSecret(claims: Record<string, unknown>, secret: string): Promise<string> {
+    const { SignJWT } = await joseLibrary();
     return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret));
   }
 
