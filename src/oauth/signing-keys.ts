@@ -6,7 +6,7 @@ import type { DocumentService } from '../documents/document-service.js';
 import type { Doc } from '../meta/doctype.js';
 import { OAUTH_SIGNING_KEY } from './doctypes/index.js';
 
-/** jose loads with the first token signed (docs/benchmarks.md "Memory"). */
+/** jose loads with the first token signed (docs/benchmarks.md "Modules loaded on first use"). */
 const joseLibrary = () => import('jose');
 
 /** A signing key of the site. */
