@@ -9,7 +9,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
- * The young generation (both semi-spaces) grows to this and no further: 4 MB by default, or
+ * The young generation (both semi-spaces) grows to this and no further: 8 MB by default, or
  * FW_YOUNG_GENERATION_MB (1 to 32). Too small, and each scavenge copies the objects of every
  * request still in flight (their answers not yet written) for little garbage freed; by default it
  * grows to 32 MB, which a server's resident memory pays for in full.
@@ -18,26 +18,50 @@ const YOUNG_GENERATION_BYTES = youngGenerationMb() * 1024 * 1024;
 
 function youngGenerationMb() {
   const given = Number(process.env.FW_YOUNG_GENERATION_MB);
-  return Number.isInteger(given) && given >= 1 && given <= 32 ? given : 4;
+  return Number.isInteger(given) && given >= 1 && given <= 32 ? given : 8;
 }
+
+/** How often a young generation at its cap is looked at again, in case V8 shrank it (when idle). */
+const AT_CAP_CHECK_MS = 2000;
 
 /**
  * V8 doubles the young generation (at a scavenge where much survived) by the growth factor; the
- * factor is 2 while doubling stays within the cap, then 1, checked after every collection. A
- * collection's observer runs a moment after it, so a single long stretch of JavaScript could grow
- * it one step past the cap; requests are far shorter than that.
+ * factor is 2 while doubling stays within the cap, then 1. Below the cap every collection is
+ * checked (a `gc` observer runs a moment after it, so one long stretch of JavaScript could grow it a
+ * step past the cap; requests are far shorter). At the cap the observer is let go: Node builds an
+ * entry for each collection it reports, about 1% of a busy server's CPU, for nothing to change.
+ * A timer then looks again now and then, since V8 may shrink an idle young generation.
  */
 function capYoungGeneration() {
   let factor = 0;
-  const steer = () => {
+  let observer;
+  const roomToDouble = () => {
     const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-    const next = young && young.space_size * 2 <= YOUNG_GENERATION_BYTES ? 2 : 1;
+    return young !== undefined && young.space_size * 2 <= YOUNG_GENERATION_BYTES;
+  };
+  const setFactor = (next) => {
     if (next === factor) return;
     setFlagsFromString(`--semi-space-growth-factor=${next}`);
     factor = next;
   };
+  const steer = () => {
+    if (roomToDouble()) return setFactor(2);
+    setFactor(1);
+    observer?.disconnect();
+    observer = undefined;
+  };
+  const watch = () => {
+    if (observer) return;
+    observer = new PerformanceObserver(steer);
+    observer.observe({ entryTypes: ['gc'] });
+  };
   steer();
-  new PerformanceObserver(steer).observe({ entryTypes: ['gc'] });
+  if (factor === 2) watch();
+  setInterval(() => {
+    if (observer || !roomToDouble()) return;
+    setFactor(2);
+    watch();
+  }, AT_CAP_CHECK_MS).unref();
 }
 
 if (process.argv[2] === 'serve') {
