@@ -20,7 +20,7 @@ import { NOTIFY_OUTBOX } from './notify-outbox-table.js';
 /** What notifications need. */
 export interface NotificationDeps extends QueueDeps {
   readonly realtime: RealtimePublisher;
-  /** Where a failed batch of the notify outbox is reported (its entries wait for the next batch or sweep). */
+  /** Where a failed batch of the notify outbox is reported (its entries wait for the next batch or sweep), and an entry set aside. */
   readonly report?: (err: unknown) => void;
 }
 

@@ -154,7 +154,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
         if (!principal) throw new Error('the Administrator is missing: Workflow Actions wait in their outbox');
         return opened.write(principal, work);
       },
-      report: (err) => site?.logger.error({ err }, 'workflow actions: a batch failed; its entries wait for the next batch or sweep'),
+      report: (err) => site?.logger.error({ err }, 'workflow actions: a batch failed (its entries wait), or an entry was set aside (the error says which)'),
     });
     registerReports({ hooks, methods, documents });
     // Before the apps, which get `api.mail`; the time zone is read once the site exists.
@@ -172,7 +172,7 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       files,
       realtime,
       baseUrl,
-      report: (err) => site?.logger.error({ err }, 'notifications: an outbox batch failed; its entries wait for the next batch or sweep'),
+      report: (err) => site?.logger.error({ err }, 'notifications: an outbox batch failed (its entries wait), or an entry was set aside (the error says which)'),
     });
     // Every login passes its gate (docs/identity.md "Completing a login"); codes go out through mail.
     twoFactor = registerTwoFactor({
