@@ -172,7 +172,8 @@ export async function openSite(dir: string, options: OpenSiteOptions = {}): Prom
       files,
       realtime,
       baseUrl,
-      report: (err) => site?.logger.error({ err }, 'notifications: an outbox batch failed (its entries wait), or an entry was set aside (the error says which)'),
+      report: (err) =>
+        site?.logger.error({ err }, 'notifications: an outbox batch failed (its entries wait), or an entry was set aside (the error says which)'),
     });
     // Every login passes its gate (docs/identity.md "Completing a login"); codes go out through mail.
     twoFactor = registerTwoFactor({
