@@ -4,8 +4,15 @@ import type { UserPermissionRule } from '../permissions/user-permissions.js';
 import type { DocContext } from './doc-context.js';
 import { anyShareOf, loadShares, loadUserPermissions } from './permission-rows.js';
 
-/** One context per unit of work, so its User Permission rules are read at most once. */
-const contexts = new WeakMap<DocContext, PermissionContext>();
+/**
+ * One context per DocContext, so a unit's User Permission rules are read at most once. Kept on the
+ * DocContext itself, not in a WeakMap keyed by it: V8's scavenges keep a WeakMap's young entries
+ * alive, so every request's context and closures were promoted to the old generation, hundreds of
+ * bytes a GET that only a full collection frees (docs/benchmarks.md "Promoted garbage").
+ * Not enumerable: a context copied with another principal (`{ ...ctx, principal }`) starts afresh.
+ */
+const PERMISSIONS = Symbol('permission context');
+type WithPermissions = DocContext & { [PERMISSIONS]?: PermissionContext };
 
 /**
  * The permission context of one unit of work: rules and shares come from the database of `ctx`.
@@ -15,8 +22,9 @@ const contexts = new WeakMap<DocContext, PermissionContext>();
  * rely on it.
  */
 export function permissionContext(ctx: DocContext): PermissionContext {
-  const known = contexts.get(ctx);
-  if (known) return known;
+  const known = (ctx as WithPermissions)[PERMISSIONS];
+  // The principal check guards against a context that inherits another's (never made so today).
+  if (known && known.principal === ctx.principal) return known;
   let rules: MaybePromise<readonly UserPermissionRule[]> | undefined;
   const { q, dialect, principal } = ctx;
   const pc: PermissionContext = {
@@ -32,6 +40,6 @@ export function permissionContext(ctx: DocContext): PermissionContext {
     shares: (doctype, name) => loadShares(q, dialect, principal.user, doctype, name),
     mayHaveShares: (doctype) => anyShareOf(q, dialect, doctype) !== false,
   };
-  contexts.set(ctx, pc);
+  Object.defineProperty(ctx, PERMISSIONS, { value: pc, configurable: true });
   return pc;
 }
