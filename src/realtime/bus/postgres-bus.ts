@@ -92,6 +92,8 @@ export class PostgresBus implements RealtimeBus {
   }
 
   async close(): Promise<void> {
+    // A close that comes while the listener is still being opened waits for it, then closes it too.
+    await this.#started;
     await this.#sending;
     await this.channel.close();
   }

@@ -104,6 +104,11 @@ export class PostgresBroadcast implements BroadcastChannel {
     });
     await client.connect();
     await client.query(`listen ${CHANNEL}`);
+    // Closed while this connection was being opened: nobody else would end it, and it would keep the process alive.
+    if (this.#closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.#client = client;
   }
 
