@@ -27,14 +27,10 @@ const POOL_IDLE_MS = 2_000;
  * nodemailer, imported by the first send: about 3 MB of heap that a server which sends no mail
  * would keep for nothing (docs/benchmarks.md "Modules loaded on first use").
  */
-let createTransport: typeof import('nodemailer').createTransport;
-
-async function loadNodemailer(): Promise<void> {
-  createTransport ??= (await import('nodemailer')).createTransport;
-}
+type CreateTransport = typeof import('nodemailer').createTransport;
 
 /** An SMTP transport for `settings` (docs/mail.md "Email Account"); `pool` keeps connections open for the next messages. */
-function transportFor(settings: SmtpSettings, pool: boolean) {
+function transportFor(createTransport: CreateTransport, settings: SmtpSettings, pool: boolean) {
   return createTransport({
     pool,
     maxConnections: 4,
@@ -69,11 +65,11 @@ interface Pool {
  */
 const pools = new Map<string, Pool>();
 
-function poolFor(settings: SmtpSettings): Pool {
+function poolFor(createTransport: CreateTransport, settings: SmtpSettings): Pool {
   const key = JSON.stringify([settings.host, settings.port, settings.implicitTls, settings.startTls, settings.validateCertificate, settings.auth ?? null]);
   let pool = pools.get(key);
   if (!pool) {
-    pool = { transport: transportFor(settings, true), inFlight: 0, idle: undefined };
+    pool = { transport: transportFor(createTransport, settings, true), inFlight: 0, idle: undefined };
     pools.set(key, pool);
   }
   const entry = pool;
@@ -114,9 +110,9 @@ export async function sendRawMessage(
   raw: string | Buffer,
   options: { pooled?: boolean } = {},
 ): Promise<SmtpOutcome> {
-  await loadNodemailer();
-  const pool = options.pooled ? poolFor(settings) : undefined;
-  const transport = pool ? pool.transport : transportFor(settings, false);
+  const { createTransport } = await import('nodemailer');
+  const pool = options.pooled ? poolFor(createTransport, settings) : undefined;
+  const transport = pool ? pool.transport : transportFor(createTransport, settings, false);
   const server = `${settings.host}:${settings.port}`;
   try {
     const info = await transport.sendMail({ envelope: { from: envelope.from, to: [...envelope.to] }, raw });
