@@ -170,14 +170,21 @@ export class DocumentRepository {
     return shape(...values, row.name, row.parent, row.parenttype, row.parentfield);
   }
 
-  /** Inserts the document and its child rows. */
-  async insert(q: Queryable, meta: Meta, doc: Doc): Promise<void> {
-    await q.run(this.#insertStatement(meta, this.#columnValues(meta, doc)));
+  /**
+   * Inserts the document and its child rows. With `describe`, where the connection can queue
+   * writes (Queryable.runLater), the rows travel with the unit's next message instead of a round
+   * trip of their own, and a failure reaches the caller as `describe(error)` from that message.
+   */
+  async insert(q: Queryable, meta: Meta, doc: Doc, describe?: (error: unknown) => unknown): Promise<void> {
+    const statements = [this.#insertStatement(meta, this.#columnValues(meta, doc))];
     for (const child of this.#children(meta)) {
-      for (const row of rowsOf(doc, child.field)) {
-        await q.run(this.#insertStatement(child.meta, this.#columnValues(child.meta, row)));
-      }
+      for (const row of rowsOf(doc, child.field)) statements.push(this.#insertStatement(child.meta, this.#columnValues(child.meta, row)));
     }
+    if (describe && q.runLater) {
+      for (const statement of statements) q.runLater(statement, describe);
+      return;
+    }
+    for (const statement of statements) await q.run(statement);
   }
 
   /**

@@ -176,7 +176,7 @@ export class DocumentService implements DocumentGuard {
     await this.storeSecrets(ctx, meta, doc, undefined);
     // Hooks may have added rows; they get their standard columns too.
     stampChildRows(meta, doc, stamp, user);
-    await this.#write(meta, doc, () => this.repo(ctx).insert(ctx.q, meta, doc));
+    await this.#write(meta, doc, () => this.repo(ctx).insert(ctx.q, meta, doc, (err) => describeConstraintError(meta, doc, err)));
     await ctx.hooks.run(meta.name, 'after_insert', hookArgs);
     await this.#afterWrite(ctx, meta, hookArgs, action);
     return this.#present(ctx, meta, doc, checked);
@@ -195,7 +195,7 @@ export class DocumentService implements DocumentGuard {
     const doc: Doc = { ...values, owner: user, creation: stamp, modified: stamp, modified_by: user, docstatus: 0, idx: 0 };
     doc.name = validateName(meta, await nameDocument(meta, doc, { q: ctx.q, dialect: ctx.dialect, timeZone: ctx.settings.timeZone }, {}));
     stampChildRows(meta, doc, stamp, user);
-    await this.#write(meta, doc, () => this.repo(ctx).insert(ctx.q, meta, doc));
+    await this.#write(meta, doc, () => this.repo(ctx).insert(ctx.q, meta, doc, (err) => describeConstraintError(meta, doc, err)));
   }
 
   /**

@@ -38,6 +38,15 @@ export interface Queryable {
    * statement is cheap (SQLite) or the unit has already begun: check at once then.
    */
   deferCheck?(check: SqlStatement, isCurrent: (rows: Row[]) => boolean): DeferredCheck | undefined;
+  /**
+   * Where every statement costs a round trip (a PostgreSQL write unit): queues a write whose answer
+   * nobody waits for. It travels with the unit's next message, at the latest its COMMIT, so the
+   * last write of a unit costs no round trip of its own (docs/architecture.md "Writes that travel
+   * with the COMMIT"). When it fails, whatever statement or COMMIT carried it throws
+   * `describe(error)`, and nothing after it in that message ran. Undefined where a statement is
+   * cheap (SQLite) or the connection does not write: run the statement at once then.
+   */
+  runLater?(statement: SqlStatement, describe: (error: unknown) => unknown): void;
 }
 
 /** A check sent with a unit's first statement (see Queryable.deferCheck). */

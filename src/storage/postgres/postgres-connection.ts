@@ -36,6 +36,12 @@ const BEGIN = { read: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', transac
  */
 export type ConnectionMode = 'transaction' | 'read' | 'statement';
 
+/** A write queued by Queryable.runLater, and how its failure is described to the caller. */
+interface LaterWrite {
+  readonly step: PipelinedStatement;
+  readonly describe: (error: unknown) => unknown;
+}
+
 /** A check waiting for a unit's first statement (Queryable.deferCheck), and its verdict once run. */
 interface PendingCheck {
   readonly statement: SqlStatement;
@@ -64,6 +70,8 @@ export class PostgresConnection implements Queryable {
   readonly #prepared: PreparedStatements | undefined;
   /** The check the unit's first statement carries, then its verdict. */
   #check: PendingCheck | undefined;
+  /** Writes queued by runLater, sent before the unit's next statement or with its COMMIT. */
+  #later: LaterWrite[] = [];
 
   constructor(client: PgClient, mode: ConnectionMode, options: { commitFirst: boolean; decoders: RowDecoders; prepared?: PreparedStatements }) {
     this.#client = client;
@@ -71,6 +79,7 @@ export class PostgresConnection implements Queryable {
     this.#commitFirst = options.commitFirst;
     this.#decoders = options.decoders;
     this.#prepared = options.prepared;
+    if (mode === 'transaction') this.runLater = (statement, describe) => this.#queue(statement, describe);
   }
 
   /** True when the connection must not go back to the pool: it failed, or a cursor was abandoned open. */
@@ -93,6 +102,21 @@ export class PostgresConnection implements Queryable {
    * (only the previous user's read transaction, when it still waits for its COMMIT).
    */
   async finish(end: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    if (end === 'ROLLBACK') this.#later = [];
+    else if (this.#later.length > 0) {
+      // Queued writes but no statement yet: they go with the first message, whose check must be
+      // judged before anything commits; otherwise they travel with the COMMIT itself.
+      if (!this.#begun) {
+        this.#begun = true;
+        await this.#begin(undefined);
+      } else {
+        // Bound to names: a write without RETURNING has no result columns that a schema change
+        // could alter, so a name parsed before one never fails where a fresh Parse would not.
+        await this.#sendWithLater({ text: 'COMMIT', values: [] }, this.#prepared);
+        this.#begun = false;
+        return;
+      }
+    }
     if (this.#begun) {
       this.#begun = false;
       await this.#send(end, undefined);
@@ -116,6 +140,7 @@ export class PostgresConnection implements Queryable {
   }
 
   async #send(text: string, values: unknown[] | undefined): Promise<PgResult> {
+    if (this.#later.length > 0) return this.#sendWithLater({ text, values: values ?? [] });
     if (this.#commitFirst) {
       this.#commitFirst = false;
       if (values === undefined) text = `COMMIT; ${text}`;
@@ -149,6 +174,34 @@ export class PostgresConnection implements Queryable {
     };
   }
 
+  /** Only a write transaction queues writes (Queryable.runLater); other modes refuse them at once. */
+  readonly runLater?: (statement: SqlStatement, describe: (error: unknown) => unknown) => void;
+
+  #queue(statement: SqlStatement, describe: (error: unknown) => unknown): void {
+    this.#later.push({ step: { text: statement.sql, values: bindable(statement.parameters) }, describe });
+  }
+
+  /**
+   * The queued writes and `last` as one pipeline in the begun transaction, bound to `prepared`'s
+   * names when given: `last`'s answer, or the
+   * first failure, described by its write's `describe` when a queued write failed. Past a failure
+   * the server skipped to the Sync, so the transaction is left aborted for the caller's ROLLBACK.
+   */
+  async #sendWithLater(last: PipelinedStatement, prepared?: PreparedStatements): Promise<PgResult> {
+    const later = this.#later;
+    this.#later = [];
+    try {
+      const results = await StatementPipeline.run(this.#client, [...later.map((w) => w.step), last], this.#decoders, prepared);
+      return results[results.length - 1];
+    } catch (err) {
+      if (!(err instanceof PipelineError)) throw err;
+      if (isConnectionFailure(err.failure)) this.#broken = true;
+      const error = translatePostgresError(err.failure);
+      const failed = later[err.completed.length];
+      throw failed ? failed.describe(error) : error;
+    }
+  }
+
   /** A statement; in a read or write unit the first one also begins its transaction (see #begin). */
   async #query(text: string, values: unknown[]): Promise<PgResult> {
     if (this.#check?.verdict === false) throw new StaleCheck();
@@ -169,24 +222,33 @@ export class PostgresConnection implements Queryable {
     this.#commitFirst = false;
     const unit: PipelinedStatement[] = [{ text: BEGIN[this.#mode === 'read' ? 'read' : 'transaction'], values: [] }];
     if (check) unit.push({ text: check.statement.sql, values: bindable(check.statement.parameters) });
+    // Writes queued before the unit's first statement (runLater) run after its check, in order.
+    const later = this.#later;
+    this.#later = [];
+    const laterAt = unit.length;
+    for (const write of later) unit.push(write.step);
     if (statement) unit.push(statement);
     const judge = (results: readonly PgResult[], checkAt: number) => {
       if (!check || results.length <= checkAt) return;
       check.verdict = check.isCurrent(results[checkAt].rows);
       if (!check.verdict) throw new StaleCheck();
     };
-    let outcome = await this.#pipeline([...first, ...unit]);
+    let sent = [...first, ...unit];
+    let outcome = await this.#pipeline(sent);
     judge(outcome.results, first.length + 1);
     if (outcome.stalePlan) {
       // A statement prepared before a schema change (docs/benchmarks.md "Prepared statements on
       // PostgreSQL"): nothing of the unit ran, so once more, parsed afresh, after the failed BEGIN.
-      outcome = await this.#pipeline([{ text: 'ROLLBACK', values: [] }, ...unit]);
+      sent = [{ text: 'ROLLBACK', values: [] }, ...unit];
+      outcome = await this.#pipeline(sent);
       judge(outcome.results, 2);
     }
     const { results, failure } = outcome;
     if (failure !== undefined) {
       if (isConnectionFailure(failure)) this.#broken = this.#lostAtBegin = true;
-      throw translatePostgresError(failure);
+      const error = translatePostgresError(failure);
+      const failedWrite = later[results.length - (sent.length - unit.length) - laterAt];
+      throw failedWrite ? failedWrite.describe(error) : error;
     }
     return results[results.length - 1];
   }
