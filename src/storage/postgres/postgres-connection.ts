@@ -279,7 +279,9 @@ export class PostgresConnection implements Queryable {
     const statementAt = steps.length;
     steps.push({ text: s.sql, values: bindable(s.parameters) }, { text: 'COMMIT', values: [] });
     try {
-      return (await StatementPipeline.run(this.#client, steps, this.#decoders))[statementAt].rows as T[];
+      // Bound to names: a realtime message's statement and its table never change, so it is parsed
+      // once per connection rather than at every send.
+      return (await StatementPipeline.run(this.#client, steps, this.#decoders, this.#prepared))[statementAt].rows as T[];
     } catch (err) {
       const failure = err instanceof PipelineError ? err.failure : err;
       // Past a completed BEGIN the server skipped to the Sync and the transaction is left aborted.
