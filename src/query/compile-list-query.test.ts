@@ -30,7 +30,7 @@ function refused(raw: Record<string, unknown>, excType: string, mentions: string
 describe('compileListQuery SQL', () => {
   test('the default list selects names in the default order with a tie-breaker and a bound limit', () => {
     const { statement, columns } = compile({});
-    assert.equal(statement.sql, 'select "t"."name" as "name" from "tabToDo" as "t" order by "t"."creation" desc, "t"."name" desc limit ?');
+    assert.equal(statement.sql, 'select "t"."name" as "name" from "tabToDo" as "t" order by "t"."creation" desc, "t"."name" desc limit +?');
     assert.deepEqual(statement.parameters, [20]);
     assert.deepEqual(
       columns.map((c) => c.key),
@@ -116,13 +116,13 @@ describe('compileListQuery SQL', () => {
 
   test('a grouped query without order_by is ordered by its groups', () => {
     const { statement } = compile({ fields: ['status', 'count(*) as n'], group_by: 'status' });
-    assert.match(statement.sql, /group by "t"\."status" order by "t"\."status" desc nulls last limit \?$/);
+    assert.match(statement.sql, /group by "t"\."status" order by "t"\."status" desc nulls last limit \+\?$/);
   });
 
   test('no limit means no LIMIT, and an offset alone gets the largest safe limit', () => {
     assert.doesNotMatch(compile({ limit_page_length: 0 }).statement.sql, /limit/);
     const { statement } = compile({ limit_page_length: 0, limit_start: 5 });
-    assert.match(statement.sql, /limit \? offset \?$/);
+    assert.match(statement.sql, /limit \+\? offset \?$/);
     assert.deepEqual(statement.parameters, [Number.MAX_SAFE_INTEGER, 5]);
   });
 

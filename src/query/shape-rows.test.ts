@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { shapeRow, shapeRows } from './shape-rows.js';
+import { shapeInPlace, shapeRow, shapeRows, shapesInPlace } from './shape-rows.js';
 
 const columns = [
   { key: 'name', column: 'c0' },
@@ -22,4 +22,27 @@ test('dict rows keep every key an own property, __proto__ too, and a repeated ke
 
 test('list rows are the values in select order; missing and null values are null, never converted', () => {
   assert.deepEqual(shapeRows([{ c0: 'a', c2: null }], columns, false), [['a', null, null, null]]);
+});
+
+test('rows are shaped in place only as dicts keyed by their own distinct columns, and then as shapeRow shapes them', () => {
+  const own = [
+    { key: 'name', column: 'name' },
+    { key: 'n', column: 'n', convert: (v: unknown) => Number(v) * 2 },
+    { key: 'gone', column: 'gone' },
+  ];
+  assert.equal(shapesInPlace(own, true), true);
+  assert.equal(shapesInPlace(own, false), false);
+  assert.equal(shapesInPlace([{ key: 'name', column: 'c0' }], true), false);
+  assert.equal(shapesInPlace([{ key: '__proto__', column: '__proto__' }], true), false);
+  assert.equal(shapesInPlace([...own, { key: 'name', column: 'name' }], true), false);
+  const stored = () => [
+    { name: 'a', n: '21', gone: undefined },
+    { name: 'b', n: null, gone: 'x' },
+  ];
+  const rows = stored();
+  const shaped = shapeInPlace(rows, own);
+  assert.equal(shaped, rows);
+  assert.equal(shaped[0], rows[0]);
+  assert.deepEqual(shaped, shapeRows(stored(), own, true));
+  assert.equal(JSON.stringify(shaped), JSON.stringify(shapeRows(stored(), own, true)));
 });

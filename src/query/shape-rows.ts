@@ -18,6 +18,38 @@ export function shapeRows(rows: readonly Row[], columns: readonly OutputColumn[]
   return rows.map((row) => shapeRow(row, columns, asDict));
 }
 
+/**
+ * True when {@link shapeRows} may shape the driver's rows of a statement that selects exactly
+ * `columns`, in their order, in place ({@link shapeInPlace}): dict rows keyed by the columns' own
+ * names, no key repeated or named `__proto__`. A list page then answers with the rows as read, their
+ * values converted where they are, one object a row fewer (docs/benchmarks.md "A list page (b)").
+ */
+export function shapesInPlace(columns: readonly OutputColumn[], asDict: boolean): boolean {
+  if (!asDict) return false;
+  const keys = new Set<string>();
+  for (const column of columns) {
+    if (column.key !== column.column || column.key === '__proto__' || keys.has(column.key)) return false;
+    keys.add(column.key);
+  }
+  return true;
+}
+
+/**
+ * The driver's rows as {@link shapeRows} shapes them, for columns that {@link shapesInPlace}
+ * allows: the same objects, each value turned into its JSON form where it is. The rows must be
+ * the caller's own (a statement's fresh rows).
+ */
+export function shapeInPlace(rows: Row[], columns: readonly OutputColumn[]): Row[] {
+  for (const row of rows) {
+    for (const column of columns) {
+      const raw = row[column.column];
+      if (raw === undefined) row[column.column] = null;
+      else if (raw !== null && column.convert) row[column.column] = column.convert(raw);
+    }
+  }
+  return rows;
+}
+
 /** One row of {@link shapeRows}. */
 export function shapeRow(row: Row, columns: readonly OutputColumn[], asDict: boolean): ShapedRow {
   if (!asDict) return columns.map((c) => value(row, c));

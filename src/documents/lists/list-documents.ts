@@ -14,7 +14,7 @@ import { CompiledStatementCache } from '../../query/compiled-statement-cache.js'
 import { currentDate } from '../../query/current-date.js';
 import { statementRows, type Row, type SqlStatement } from '../../storage/database.js';
 import type { Condition, ListQuery } from '../../query/list-query.js';
-import { shapeRowStream, shapeRows, type ShapedRow } from '../../query/shape-rows.js';
+import { shapeInPlace, shapeRowStream, shapeRows, shapesInPlace, type ShapedRow } from '../../query/shape-rows.js';
 import type { DocContext } from '../doc-context.js';
 import { linkJoinRestrictions } from './link-join-restrictions.js';
 
@@ -61,6 +61,8 @@ export interface ListPlan {
   readonly children: readonly ChildSelection[];
   /** The driver column holding each row's name, when `children` is not empty. */
   readonly nameColumn?: string;
+  /** The statement's rows become the page's rows, shaped in place (see shapesInPlace). */
+  readonly inPlace: boolean;
 }
 
 /**
@@ -173,7 +175,8 @@ function planInScope(ctx: DocContext, meta: Meta, parsed: ListQuery, options: Li
     const query: ListQuery = probeNext ? { ...parsed, pageLength: parsed.pageLength + 1 } : parsed;
     const compiled = compileListQuery(query, { ...compileContext(ctx, meta, scope, today), defaultDirection: options.defaultDirection ?? 'asc' });
     const { statement, columns, children, nameColumn } = compiled;
-    return { statement, columns, asDict: parsed.asDict, pageLength: parsed.pageLength, probeNext, children, ...(nameColumn ? { nameColumn } : {}) };
+    const inPlace = children.length === 0 && shapesInPlace(columns, parsed.asDict);
+    return { statement, columns, asDict: parsed.asDict, pageLength: parsed.pageLength, probeNext, children, ...(nameColumn ? { nameColumn } : {}), inPlace };
   });
 }
 
@@ -202,6 +205,7 @@ export function runList(ctx: DocContext, plan: ListPlan): MaybePromise<ListResul
   return andThen(statementRows(ctx.q, plan.statement), (stored) => {
     const hasNextPage = plan.probeNext && stored.length > plan.pageLength;
     const driver = hasNextPage ? stored.slice(0, plan.pageLength) : stored;
+    if (plan.inPlace) return { rows: shapeInPlace(driver, plan.columns), hasNextPage };
     if (plan.children.length === 0) return { rows: shapeRows(driver, plan.columns, plan.asDict), hasNextPage };
     return withChildren(ctx, plan, driver).then((page) => ({ rows: shapeRows(page, plan.columns, plan.asDict), hasNextPage }));
   });

@@ -1,7 +1,8 @@
-import { sql, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import { sql, SqliteAdapter, SqliteIntrospector } from 'kysely';
 import type { Queryable } from '../database.js';
 import type { ColumnSpec, Dialect, ExistingColumn } from '../dialect.js';
 import { compileOnlyBuilder } from '../compile-only.js';
+import { FwSqliteQueryCompiler } from './sqlite-query-compiler.js';
 
 const COLUMN_TYPES: Record<ColumnSpec['kind'], string> = {
   varchar: 'text',
@@ -26,7 +27,7 @@ export class SqliteDialect implements Dialect {
   readonly supportsRowLocks = false;
   readonly builder = compileOnlyBuilder({
     adapter: () => new SqliteAdapter(),
-    compiler: () => new SqliteQueryCompiler(),
+    compiler: () => new FwSqliteQueryCompiler(),
     introspector: (db) => new SqliteIntrospector(db),
   });
 
