@@ -85,19 +85,28 @@ export class Identity {
    * cache or else from the database; undefined when the user is missing or disabled.
    */
   principalOf(user: string): MaybePromise<Principal | undefined> {
-    const { principals, db } = this.parts;
+    const { principals } = this.parts;
     // A hit is answered without a promise: this runs on every authenticated request.
-    return (
-      principals.get(user) ??
-      principals.resolve(user, () =>
-        db.read(async (q) => {
-          const principal = await loadPrincipal(q, db.dialect, user);
-          if (!principal || principal.isGuest || principal.isAdministrator) return principal;
-          return withUserPermissions(principal, await loadUserPermissions(q, db.dialect, principal.user));
-        }),
-      )
-    );
+    return principals.get(user, this.#loadPrincipal) ?? principals.resolve(user, this.#loadPrincipal);
   }
+
+  /** A user's principal with their User Permission rules, from the database (one read unit). */
+  readonly #loadPrincipal = (user: string): Promise<Principal | undefined> => {
+    const { db } = this.parts;
+    return db.read(async (q) => {
+      const principal = await loadPrincipal(q, db.dialect, user);
+      if (!principal || principal.isGuest || principal.isAdministrator) return principal;
+      return withUserPermissions(principal, await loadUserPermissions(q, db.dialect, principal.user));
+    });
+  };
+
+  /** The user of an API token, given as the Authorization header's value; undefined when it authenticates nobody. */
+  readonly #verifyToken = async (authorization: string): Promise<string | undefined> => {
+    const header = parseAuthorizationHeader(authorization);
+    if (header.kind !== 'token') return undefined;
+    const { db } = this.parts;
+    return verifyApiToken(statementReader(db), db.dialect, header.apiKey, header.apiSecret);
+  };
 
   /**
    * Resolves credentials to a principal: an Authorization header (`token key:secret`, `Basic ...`,
@@ -107,8 +116,9 @@ export class Identity {
    */
   authenticate(credentials: Credentials): MaybePromise<Authenticated> {
     const header = credentials.authorization;
-    // Known by the header's exact value: no parsing, no hashing.
-    const user = header ? this.parts.tokenCache.get(header) : undefined;
+    // Known by the header's exact value: no parsing, no hashing; renewed in the background before
+    // it expires, so a busy client's requests do not all miss at once.
+    const user = header ? this.parts.tokenCache.get(header, this.#verifyToken) : undefined;
     if (user !== undefined) return andThen(this.principalOf(user), tokenAnswer);
     return this.#lookUp(credentials);
   }
@@ -118,10 +128,9 @@ export class Identity {
     if (header.kind === 'unsupported') throw new AuthenticationError('Unsupported authorization');
     if (header.kind === 'bearer') return this.#bearerAnswer(header.token);
     if (header.kind === 'token') {
-      const { db, tokenCache } = this.parts;
-      const user = await verifyApiToken(statementReader(db), db.dialect, header.apiKey, header.apiSecret);
+      // Concurrent requests with the same token share one verification (TokenCache.resolve).
+      const user = await this.parts.tokenCache.resolve(credentials.authorization as string, this.#verifyToken);
       if (user === undefined) return tokenAnswer(undefined);
-      tokenCache.set(credentials.authorization as string, user);
       return tokenAnswer(await this.principalOf(user));
     }
     const sid = credentials.sid();

@@ -64,4 +64,47 @@ describe('PrincipalCache', () => {
     assert.equal(cache.get('a'), undefined);
     assert.equal(cache.get('c')?.user, 'c');
   });
+
+  test('concurrent misses share one load; a caller after clear() does not', async () => {
+    const cache = new PrincipalCache();
+    const load = counting(jane);
+    const [a, b] = await Promise.all([cache.resolve(jane.user, load), cache.resolve(jane.user, load)]);
+    assert.equal(a, jane);
+    assert.equal(b, jane);
+    assert.equal(load.calls, 1);
+    cache.clear();
+    const first = cache.resolve(jane.user, load);
+    cache.clear();
+    await Promise.all([first, cache.resolve(jane.user, load)]);
+    assert.equal(load.calls, 3);
+  });
+
+  test('a principal used late in its TTL is loaded again in the background, never served past its TTL', async () => {
+    let now = 1_000;
+    const cache = new PrincipalCache({ ttlMs: 1000, clock: () => now });
+    const load = counting(jane);
+    await cache.resolve(jane.user, load);
+    now += 749;
+    assert.equal(cache.get(jane.user, load), jane);
+    assert.equal(load.calls, 1);
+    now += 1;
+    assert.equal(cache.get(jane.user, load), jane);
+    assert.equal(cache.get(jane.user, load), jane);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(load.calls, 2);
+    now += 999;
+    assert.equal(cache.get(jane.user), jane);
+    now += 1;
+    assert.equal(cache.get(jane.user), undefined);
+  });
+
+  test('a background load that finds the user gone drops the entry', async () => {
+    let now = 1_000;
+    const cache = new PrincipalCache({ ttlMs: 1000, clock: () => now });
+    await cache.resolve(jane.user, counting(jane));
+    now += 800;
+    assert.equal(cache.get(jane.user, counting(undefined)), jane);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(cache.get(jane.user), undefined);
+  });
 });

@@ -70,4 +70,58 @@ describe('TokenCache', () => {
     cache.clear();
     assert.equal(cache.get('a:s'), undefined);
   });
+
+  test('concurrent misses share one verification', async () => {
+    const cache = new TokenCache({ clock: fakeClock().now });
+    let calls = 0;
+    const verify = async () => {
+      calls += 1;
+      return 'jane';
+    };
+    const answers = await Promise.all([cache.resolve('k:s', verify), cache.resolve('k:s', verify), cache.resolve('k:s', verify)]);
+    assert.deepEqual(answers, ['jane', 'jane', 'jane']);
+    assert.equal(calls, 1);
+  });
+
+  test('a token used late in its TTL is verified again in the background; the entry answers meanwhile', async () => {
+    const clock = fakeClock();
+    const cache = new TokenCache({ ttlMs: 1000, clock: clock.now });
+    let calls = 0;
+    let answer: string | undefined = 'jane';
+    const verify = async () => {
+      calls += 1;
+      return answer;
+    };
+    cache.set('k:s', 'jane');
+    clock.advance(700);
+    assert.equal(cache.get('k:s', verify), 'jane');
+    assert.equal(calls, 0);
+    clock.advance(100);
+    assert.equal(cache.get('k:s', verify), 'jane');
+    assert.equal(cache.get('k:s', verify), 'jane');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(calls, 1);
+    // Renewed from the start of that verification: fresh until 1,800 ms after the first.
+    clock.advance(999);
+    assert.equal(cache.get('k:s'), 'jane');
+    clock.advance(1);
+    assert.equal(cache.get('k:s'), undefined);
+    // A renewal that finds the token no longer valid drops the entry at once.
+    cache.set('k:s', 'jane');
+    answer = undefined;
+    clock.advance(800);
+    assert.equal(cache.get('k:s', verify), 'jane');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(cache.get('k:s'), undefined);
+  });
+
+  test('a verification that overlapped clear() is answered but not kept', async () => {
+    const cache = new TokenCache({ clock: fakeClock().now });
+    const answer = await cache.resolve('k:s', async () => {
+      cache.clear();
+      return 'jane';
+    });
+    assert.equal(answer, 'jane');
+    assert.equal(cache.get('k:s'), undefined);
+  });
 });

@@ -86,5 +86,25 @@ for (const dialect of testDialects()) {
       // Missing and disabled users are never cached: enabling works at once.
       assert.equal((await readMemos()).statusCode, 200);
     });
+
+    test('a client that never pauses loses access within about a second too: renewing a cached entry never extends it', async () => {
+      // The caches renew an entry in use before it expires, a renewal that finds the user disabled
+      // ends it (docs/benchmarks.md "PostgreSQL latency at 50 connections").
+      assert.equal((await readMemos()).statusCode, 200);
+      await setEnabledBehindTheCache(0);
+      const changed = Date.now();
+      try {
+        let status = 200;
+        while (status === 200 && Date.now() - changed < 5_000) {
+          status = (await readMemos()).statusCode;
+          await sleep(10);
+        }
+        assert.equal(status, 401);
+        assert.ok(Date.now() - changed < 2_500, `refused only after ${Date.now() - changed} ms`);
+      } finally {
+        await setEnabledBehindTheCache(1);
+      }
+      assert.equal((await readMemos()).statusCode, 200);
+    });
   });
 }
