@@ -62,6 +62,22 @@ describe('PostgreSQL broadcast channel', { skip: postgres ? false : 'PostgreSQL 
     );
   });
 
+  test('a message sent while the listening connections are being reopened goes through the pool and still reaches everyone', async () => {
+    sent.length = 0;
+    heard.length = 0;
+    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = 'fw-listen'`);
+    // Until a channel's listener is back, its sends take a pooled connection; the replay brings the row.
+    await channels[0].send('["while-down"]');
+    await waitFor(heard, 1);
+    await waitFor(sent, 1);
+    assert.deepEqual(heard, ['["while-down"]']);
+    assert.deepEqual(sent, ['["while-down"]']);
+    heard.length = 0;
+    await channels[0].send('["back"]');
+    await waitFor(heard, 1);
+    assert.deepEqual(heard, ['["back"]']);
+  });
+
   test('a send that fails leaves no transaction open on the pooled connection, and the next send works', async () => {
     await admin.query('alter table "__fw_broadcast" add constraint short_payload check (length(payload) < 20) not valid');
     try {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BroadcastChannel, BroadcastHandlers, Queryable, SqlStatement } from '../database.js';
+import { isConnectionFailure } from './postgres-errors.js';
 
 /** The table that keeps recent messages: big payloads travel through it, and listeners replay from it after an outage. */
 const TABLE = '"__fw_broadcast"';
@@ -13,6 +14,10 @@ const CLEANUP_INTERVAL_MS = 60_000;
 /** Ids are taken before commit, so one may become visible after a higher one: replays look this far back. */
 const REORDER_MARGIN = 256;
 const SEEN_KEPT = 4096;
+/** A message: its row and, in the same statement, its notification (inline when small enough). */
+const SEND_SQL =
+  `with e as (insert into ${TABLE} (payload) values ($1::text) returning id) ` +
+  `select pg_notify('${CHANNEL}', case when octet_length($1::text) <= ${INLINE_LIMIT} then id::text || ' ' || $1::text else id::text end) from e`;
 const MAX_BACKOFF_MS = 5_000;
 
 /** How the channel writes through the pool. */
@@ -34,8 +39,8 @@ interface Row {
  * so it is announced exactly when it is stored. That transaction travels in one round trip and
  * its COMMIT does not wait for the disk: a message is worth nothing after a crash of the server
  * (listeners report the outage as a gap), and a synchronous COMMIT per write of a document would
- * double the disk flushes of every insert (docs/architecture.md "The first message"). One dedicated connection per process listens (never a pooled one: a
- * transaction-mode pooler cannot LISTEN); when it drops it is reopened with backoff and the rows
+ * double the disk flushes of every insert (docs/architecture.md "The first message"). One dedicated connection per process listens, and sends
+ * while it is up (never a pooled one: a transaction-mode pooler cannot LISTEN); when it drops it is reopened with backoff and the rows
  * stored meanwhile are replayed in id order, skipping those already seen. An outage longer than
  * the retention window is reported as a gap.
  */
@@ -64,13 +69,26 @@ export class PostgresBroadcast implements BroadcastChannel {
     this.#cleanup.unref();
   }
 
+  /**
+   * On the listening connection while it is up: one statement, its own transaction, parsed once
+   * per connection, its COMMIT not waiting for the disk (the session's `synchronous_commit` is
+   * off), and no pooled connection taken from the requests (docs/benchmarks.md "Realtime sends on
+   * PostgreSQL"). While that connection is being reopened, through the pool as a transaction of
+   * its own.
+   */
   async send(payload: string): Promise<void> {
-    await this.writes.writeAlone({
-      sql:
-        `with e as (insert into ${TABLE} (payload) values ($1::text) returning id) ` +
-        `select pg_notify('${CHANNEL}', case when octet_length($1::text) <= ${INLINE_LIMIT} then id::text || ' ' || $1::text else id::text end) from e`,
-      parameters: [payload],
-    });
+    const client = this.#client;
+    if (client) {
+      try {
+        await client.query({ name: 'fw_broadcast_send', text: SEND_SQL, values: [payload] });
+        return;
+      } catch (err) {
+        // Lost with its connection, perhaps after its commit: sent again through the pool, as a
+        // message told twice only makes clients fetch twice, and one never told leaves them stale.
+        if (!isConnectionFailure(err)) throw err;
+      }
+    }
+    await this.writes.writeAlone({ sql: SEND_SQL, parameters: [payload] });
   }
 
   async close(): Promise<void> {
@@ -103,6 +121,8 @@ export class PostgresBroadcast implements BroadcastChannel {
       if (this.#client === client && !this.#closed) void this.#reconnect(Date.now());
     });
     await client.connect();
+    // The connection also sends (see send): a message is worth nothing after a crash of the server.
+    await client.query('set synchronous_commit to off');
     await client.query(`listen ${CHANNEL}`);
     // Closed while this connection was being opened: nobody else would end it, and it would keep the process alive.
     if (this.#closed) {
