@@ -183,9 +183,9 @@ export class PostgresConnection implements Queryable {
 
   /**
    * The queued writes and `last` as one pipeline in the begun transaction, bound to `prepared`'s
-   * names when given: `last`'s answer, or the
-   * first failure, described by its write's `describe` when a queued write failed. Past a failure
-   * the server skipped to the Sync, so the transaction is left aborted for the caller's ROLLBACK.
+   * names when given: `last`'s answer, or the first failure, described by its write's `describe`
+   * when a queued write failed. Past a failure the server skipped to the Sync, so the transaction
+   * is left aborted for the caller's ROLLBACK.
    */
   async #sendWithLater(last: PipelinedStatement, prepared?: PreparedStatements): Promise<PgResult> {
     const later = this.#later;
@@ -247,7 +247,9 @@ export class PostgresConnection implements Queryable {
     if (failure !== undefined) {
       if (isConnectionFailure(failure)) this.#broken = this.#lostAtBegin = true;
       const error = translatePostgresError(failure);
-      const failedWrite = later[results.length - (sent.length - unit.length) - laterAt];
+      // The failing statement is the first without a result; the queued writes start at laterAt of the unit.
+      const firstLater = sent.length - unit.length + laterAt;
+      const failedWrite = later[results.length - firstLater];
       throw failedWrite ? failedWrite.describe(error) : error;
     }
     return results[results.length - 1];
